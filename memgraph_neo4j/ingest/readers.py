@@ -1,0 +1,218 @@
+"""Document readers: plain files, JSON/JSONL records, directories and benchmark corpora.
+
+Benchmark corpora (MuSiQue / HotpotQA as distributed by HippoRAG) are already split into
+passages, so their documents carry ``metadata['single_passage'] = True``: the ingest pipeline
+must turn each into exactly one Passage instead of re-chunking it.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from collections.abc import Iterable, Sequence
+from pathlib import Path
+from typing import Any
+
+from pydantic import BaseModel, Field, model_validator
+
+from memgraph_neo4j.memory.normalize import content_hash
+
+__all__ = [
+    "DEFAULT_TEXT_FIELDS",
+    "SUPPORTED_EXTENSIONS",
+    "Document",
+    "ReaderError",
+    "read_hotpotqa_corpus",
+    "read_musique_corpus",
+    "read_path",
+]
+
+DEFAULT_TEXT_FIELDS: tuple[str, ...] = ("text", "content", "passage")
+SUPPORTED_EXTENSIONS = frozenset({".txt", ".md", ".markdown", ".json", ".jsonl"})
+_PASSAGE_KEYS = frozenset({"title", "text", "idx", "id"})  # HippoRAG corpus.json record keys
+_MD_HEADING = re.compile(r"^\s{0,3}#{1,6}\s+(.+?)\s*#*\s*$", re.MULTILINE)
+
+TextFields = str | Sequence[str] | None
+
+
+class ReaderError(ValueError):
+    """A file could not be read as documents (unsupported, malformed, missing text)."""
+
+
+class Document(BaseModel):
+    """A source document; ``id`` defaults to the content hash of ``text`` (dedup key)."""
+
+    id: str = ""
+    title: str = ""
+    text: str
+    source: str = ""
+    metadata: dict[str, Any] = Field(default_factory=dict)
+
+    @model_validator(mode="after")
+    def _default_id(self) -> Document:
+        if not self.id:
+            self.id = content_hash(self.text)
+        return self
+
+
+def read_path(path: str | Path, text_field: TextFields = None) -> list[Document]:
+    """Read a file (.txt, .md, .json, .jsonl) or recurse into a directory.
+
+    ``text_field``: the JSON field holding the text (default: first of text/content/passage).
+    JSON files in the MuSiQue or HotpotQA corpus layout are detected automatically.
+    """
+    path = Path(path)
+    if not path.exists():
+        raise FileNotFoundError(f"no such file or directory: {path}")
+    if path.is_dir():
+        docs: list[Document] = []
+        for child in sorted(path.rglob("*")):
+            rel = child.relative_to(path).parts
+            if child.is_file() and child.suffix.lower() in SUPPORTED_EXTENSIONS and not any(
+                p.startswith(".") for p in rel
+            ):
+                docs += read_path(child, text_field)
+        return docs
+    suffix = path.suffix.lower()
+    if suffix in (".txt", ".md", ".markdown"):
+        text = _read_text(path)
+        title = path.stem
+        if suffix != ".txt" and (m := _MD_HEADING.search(text)):
+            title = m.group(1)
+        return [Document(title=title, text=text, source=str(path))] if text.strip() else []
+    if suffix == ".json":
+        data = _load_json(path)
+        if _is_passage_list(data):
+            return _passage_docs(path, data, corpus="passages")
+        if _is_title_sentences(data):
+            return _sentence_docs(path, data)
+        records = data if isinstance(data, list) else [data]
+        return [d for i, r in enumerate(records) if (d := _record_doc(path, r, i, text_field, None))]
+    if suffix == ".jsonl":
+        docs = []
+        for i, (line_no, record) in enumerate(_jsonl_records(path)):
+            if doc := _record_doc(path, record, i, text_field, line_no):
+                docs.append(doc)
+        return docs
+    raise ReaderError(f"unsupported file type {path.suffix or '(none)'!r} for {path}; "
+                      f"supported: {', '.join(sorted(SUPPORTED_EXTENSIONS))}")
+
+
+def read_musique_corpus(path: str | Path) -> list[Document]:
+    """MuSiQue ``corpus.json`` (list of {title, text}) or its folder: one Document per passage."""
+    path = _corpus_file(path)
+    data = _load_json(path)
+    if not _is_passage_list(data):
+        raise ReaderError(f"{path}: expected a JSON list of {{'title', 'text'}} records (MuSiQue corpus)")
+    return _passage_docs(path, data, corpus="musique")
+
+
+def read_hotpotqa_corpus(path: str | Path) -> list[Document]:
+    """HotpotQA ``corpus.json`` ({title: [sentences]}) or its folder: one Document per title."""
+    path = _corpus_file(path)
+    data = _load_json(path)
+    if not _is_title_sentences(data):
+        raise ReaderError(f"{path}: expected a JSON object mapping titles to lists of sentences (HotpotQA corpus)")
+    return _sentence_docs(path, data)
+
+
+# -- helpers -------------------------------------------------------------------------------
+
+
+def _read_text(path: Path) -> str:
+    try:
+        return path.read_text(encoding="utf-8-sig")  # -sig: drop a BOM some editors add
+    except UnicodeDecodeError as exc:
+        raise ReaderError(f"{path}: not valid UTF-8 text ({exc.reason} at byte {exc.start})") from None
+
+
+def _load_json(path: Path) -> Any:
+    try:
+        return json.loads(_read_text(path))
+    except json.JSONDecodeError as exc:
+        raise ReaderError(f"{path}: invalid JSON at line {exc.lineno}, column {exc.colno}: {exc.msg}") from None
+
+
+def _jsonl_records(path: Path) -> Iterable[tuple[int, Any]]:
+    for line_no, line in enumerate(_read_text(path).splitlines(), start=1):
+        if not line.strip():
+            continue
+        try:
+            yield line_no, json.loads(line)
+        except json.JSONDecodeError as exc:
+            raise ReaderError(f"{path}: invalid JSON on line {line_no}: {exc.msg}") from None
+
+
+def _corpus_file(path: str | Path) -> Path:
+    path = Path(path)
+    if path.is_dir():
+        path = path / "corpus.json"
+    if not path.is_file():
+        raise FileNotFoundError(f"corpus file not found: {path}")
+    return path
+
+
+def _is_passage_list(data: Any) -> bool:
+    return (
+        isinstance(data, list)
+        and bool(data)
+        and all(
+            isinstance(r, dict)
+            and isinstance(r.get("title"), str)
+            and isinstance(r.get("text"), str)
+            and r.keys() <= _PASSAGE_KEYS
+            for r in data
+        )
+    )
+
+
+def _is_title_sentences(data: Any) -> bool:
+    return (
+        isinstance(data, dict)
+        and bool(data)
+        and all(isinstance(v, list) and all(isinstance(s, str) for s in v) for v in data.values())
+    )
+
+
+def _passage_docs(path: Path, data: list[dict[str, Any]], corpus: str) -> list[Document]:
+    return [
+        Document(
+            title=r["title"],
+            text=r["text"],
+            source=str(path),
+            metadata={"single_passage": True, "corpus": corpus, "index": i},
+        )
+        for i, r in enumerate(data)
+    ]
+
+
+def _sentence_docs(path: Path, data: dict[str, list[str]]) -> list[Document]:
+    # Sentences after the first already carry their leading space: join with '' (as HippoRAG).
+    return [
+        Document(
+            title=title,
+            text="".join(sentences),
+            source=str(path),
+            metadata={"single_passage": True, "corpus": "hotpotqa", "index": i, "n_sentences": len(sentences)},
+        )
+        for i, (title, sentences) in enumerate(data.items())
+    ]
+
+
+def _record_doc(path: Path, record: Any, index: int, text_field: TextFields, line_no: int | None) -> Document | None:
+    where = f"{path}: record {index}" + (f" (line {line_no})" if line_no is not None else "")
+    if not isinstance(record, dict):
+        raise ReaderError(f"{where} is a JSON {type(record).__name__}, expected an object with a text field")
+    fields = DEFAULT_TEXT_FIELDS if text_field is None else (text_field,) if isinstance(text_field, str) else tuple(text_field)
+    key = next((f for f in fields if f in record), None)
+    if key is None:
+        raise ReaderError(f"{where} has no text field (tried {', '.join(map(repr, fields))}; keys: {sorted(record)})")
+    text = record[key]
+    if not isinstance(text, str):
+        raise ReaderError(f"{where}: field {key!r} is a {type(text).__name__}, expected a string")
+    if not text.strip():
+        return None
+    title = record.get("title")
+    metadata = {k: v for k, v in record.items() if k not in (key, "title")}
+    metadata["record"] = index
+    return Document(title=str(title) if title is not None else "", text=text, source=str(path), metadata=metadata)

@@ -1,0 +1,123 @@
+"""One Neo4j + GDS server per test session, chosen in this order:
+
+1. NEO4J_URI is set        -> that server (NEO4J_USERNAME / NEO4J_PASSWORD);
+2. a Docker engine answers -> pytest-docker brings up docker-compose.yml;
+3. otherwise               -> the local launcher starts a dedicated test instance
+                              (MEMGRAPH_HOME/test-instance, ports 17687/17474) and stops it after.
+
+Tests are isolated by memory space: each gets a unique `space` and everything in it is deleted
+afterwards.
+"""
+
+from __future__ import annotations
+
+import os
+import shutil
+import subprocess
+import uuid
+from pathlib import Path
+
+import pytest
+
+from memgraph_neo4j.settings import Connection, Settings
+from memgraph_neo4j.store import CypherLibrary, GraphStore
+
+ROOT = Path(__file__).resolve().parent.parent
+TEST_BOLT_PORT = int(os.environ.get("MEMGRAPH_TEST_BOLT_PORT", "17687"))
+TEST_HTTP_PORT = int(os.environ.get("MEMGRAPH_TEST_HTTP_PORT", "17474"))
+COMPOSE_PASSWORD = os.environ.get("NEO4J_PASSWORD", "memgraph-test-pw")
+
+
+def _docker_engine() -> bool:
+    if os.environ.get("MEMGRAPH_TEST_NO_DOCKER") or shutil.which("docker") is None:
+        return False
+    try:
+        return subprocess.run(["docker", "info"], capture_output=True, timeout=10).returncode == 0
+    except (OSError, subprocess.TimeoutExpired):
+        return False
+
+
+@pytest.fixture(scope="session")
+def docker_compose_file() -> str:
+    return str(ROOT / "docker-compose.yml")
+
+
+@pytest.fixture(scope="session")
+def docker_setup() -> list[str]:
+    return ["up --build --wait"]
+
+
+@pytest.fixture(scope="session")
+def test_settings() -> Settings:
+    return Settings(bolt_port=TEST_BOLT_PORT, http_port=TEST_HTTP_PORT)
+
+
+@pytest.fixture(scope="session")
+def local_server(test_settings):
+    """The launcher-managed test instance (None when tests use NEO4J_URI or Docker)."""
+    if os.environ.get("NEO4J_URI") or _docker_engine():
+        yield None
+        return
+    from memgraph_neo4j.server.launcher import LocalNeo4j
+
+    server = LocalNeo4j(test_settings, instance_dir=Path(test_settings.home) / "test-instance")
+    was_running = server.running_pid() is not None
+    server.start()
+    yield server
+    if not was_running:
+        server.stop()
+
+
+@pytest.fixture(scope="session")
+def neo4j_connection(request, local_server) -> Connection:
+    if os.environ.get("NEO4J_URI"):
+        return Connection(uri=os.environ["NEO4J_URI"], username=os.environ.get("NEO4J_USERNAME", "neo4j"),
+                          password=os.environ.get("NEO4J_PASSWORD", ""),
+                          database=os.environ.get("NEO4J_DATABASE", "neo4j"))
+    if local_server is not None:
+        return Connection(uri=local_server.bolt_uri, password=local_server.password())
+    services = request.getfixturevalue("docker_services")
+    ip = request.getfixturevalue("docker_ip")
+    port = services.port_for("neo4j", 7687)
+    os.environ.setdefault("MEMGRAPH_COMPOSE_HTTP", f"http://{ip}:{services.port_for('neo4j', 7474)}")
+    return Connection(uri=f"bolt://{ip}:{port}", password=COMPOSE_PASSWORD)
+
+
+@pytest.fixture(scope="session")
+def http_url(neo4j_connection, local_server) -> str:
+    if local_server is not None:
+        return local_server.http_url
+    return os.environ.get("MEMGRAPH_COMPOSE_HTTP") or os.environ.get("NEO4J_HTTP_URL", "http://127.0.0.1:7474")
+
+
+@pytest.fixture(scope="session")
+def store(neo4j_connection, test_settings) -> GraphStore:
+    graph_store = GraphStore.connect(neo4j_connection)
+    graph_store.init_schema(test_settings.embedding_dimension)
+    yield graph_store
+    graph_store.close()
+
+
+@pytest.fixture(scope="session")
+def test_cypher() -> CypherLibrary:
+    """Statements that only tests run (fixtures of hand-made graphs), in tests/cypher/."""
+    return CypherLibrary(Path(__file__).parent / "cypher")
+
+
+@pytest.fixture(scope="session")
+def test_store(store, test_cypher) -> GraphStore:
+    return store.with_library(test_cypher)
+
+
+@pytest.fixture
+def space(store) -> str:
+    name = f"t_{uuid.uuid4().hex[:10]}"
+    yield name
+    store.run_implicit("admin/delete_space", space=name)
+
+
+@pytest.fixture(scope="session")
+def artifacts_dir() -> Path:
+    path = Path(os.environ.get("MEMGRAPH_TEST_ARTIFACTS", ROOT / "tests" / "artifacts"))
+    path.mkdir(parents=True, exist_ok=True)
+    return path

@@ -1,0 +1,1 @@
+MATCH (n:Probe {space: $space}) RETURN n.name AS name ORDER BY name

@@ -1,0 +1,1 @@
+CREATE (n:Probe {space: $space, name: $name}) RETURN n.name AS name
