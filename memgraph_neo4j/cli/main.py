@@ -5,12 +5,14 @@ from __future__ import annotations
 import typer
 from rich.console import Console
 
-from memgraph_neo4j.cli import neo4j_cmd
+from memgraph_neo4j.cli import memory_cmd, neo4j_cmd
 from memgraph_neo4j.settings import Settings
 from memgraph_neo4j.store import GraphStore, StoreError
 
 app = typer.Typer(help="Neo4j-native GraphRAG and agent memory (MemGraphRAG).", no_args_is_help=True)
 app.add_typer(neo4j_cmd.app, name="neo4j")
+app.command()(memory_cmd.ingest)
+app.command()(memory_cmd.stats)
 err = Console(stderr=True)
 
 
@@ -28,10 +30,23 @@ def init() -> None:
 
 
 @app.command()
-def demo() -> None:
-    """Main job on the embedded default: start the local Neo4j + GDS, apply the schema, show status."""
+def demo(space: str = typer.Option("demo", help="Memory space for the sample")) -> None:
+    """Main job on the embedded default: local Neo4j + GDS, schema, and a memory built from a bundled
+    sample with the offline extractor and the offline MiniLM embeddings; prints what was built."""
+    from importlib import resources
+
+    from memgraph_neo4j.graph import MemoryGraph
+
     neo4j_cmd.start(timeout=None)
     init()
+    sample = resources.files("memgraph_neo4j.demo").joinpath("sample.md")
+    with resources.as_file(sample) as path, MemoryGraph(space=space, extractor="offline") as memory:
+        report = memory.ingest([path], progress=True)
+    typer.echo(f"ingested {report.passages} passages: {report.facts} facts, {report.entities_new} new entities, "
+               f"{report.promoted} schemas promoted, {report.bridges} similarity edges ({report.seconds:.1f}s)")
+    memory_cmd.stats(space=space, as_json=False)
+    typer.echo("\nExplore it in Neo4j Browser (login: `memgraph-neo4j neo4j env` prints the password):\n"
+               f"  MATCH (f:Fact {{space: '{space}'}})-[:SUBJECT|OBJECT]->(e:Entity) RETURN f, e LIMIT 100")
 
 
 if __name__ == "__main__":

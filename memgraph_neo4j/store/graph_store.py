@@ -37,7 +37,9 @@ class GraphStore:
     def connect(cls, conn: Connection | None = None, settings: Settings | None = None,
                 verify: bool = True) -> GraphStore:
         conn = conn or connection(settings)
-        driver = GraphDatabase.driver(conn.uri, auth=(conn.username, conn.password))
+        # Notifications off: "unknown label/property" warnings on a fresh database are noise here.
+        driver = GraphDatabase.driver(conn.uri, auth=(conn.username, conn.password),
+                                      notifications_min_severity="OFF")
         store = cls(driver, conn.database, uri=conn.uri)
         if verify:
             store.verify(conn.username)

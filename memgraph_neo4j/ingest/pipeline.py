@@ -1,0 +1,110 @@
+"""Ingest: documents -> passages -> memory-guided extraction -> facts -> promotion, batch by batch.
+
+Promotion runs after every batch, so the stable schemas and canonical entities learned from
+earlier batches guide the extraction of later ones (Algorithm 1, stages I, II and IV).
+"""
+
+from __future__ import annotations
+
+import json
+import time
+
+from pydantic import BaseModel
+from tqdm.auto import tqdm
+
+from memgraph_neo4j.agents.base import ExtractionInput, Extractor, NoGuide, Usage
+from memgraph_neo4j.ingest.chunking import chunk_text
+from memgraph_neo4j.ingest.readers import Document
+from memgraph_neo4j.memory.normalize import content_hash
+from memgraph_neo4j.memory.writer import MemoryWriter, Neo4jGuide
+
+
+class IngestReport(BaseModel):
+    documents: int = 0
+    passages: int = 0
+    passages_new: int = 0
+    extracted: int = 0
+    failed: int = 0
+    skipped_budget: int = 0
+    facts: int = 0
+    dropped_facts: int = 0
+    entities_new: int = 0
+    promoted: int = 0
+    activated: int = 0
+    bridges: int = 0
+    usage: Usage = Usage()
+    estimated_tokens: int | None = None
+    seconds: float = 0.0
+
+
+def passage_rows(documents: list[Document], tokens: int, overlap: int) -> list[dict]:
+    """Passages with stable ids: one per corpus passage, else token windows with char offsets."""
+    rows = []
+    for doc in documents:
+        if doc.metadata.get("single_passage"):
+            spans = [(0, len(doc.text), doc.text)]
+        else:
+            spans = [(c.start, c.end, c.text) for c in chunk_text(doc.text, tokens=tokens, overlap=overlap)]
+        for index, (start, end, text) in enumerate(spans):
+            rows.append({"id": content_hash(doc.id, str(start), str(end)), "doc_id": doc.id, "index": index,
+                         "title": doc.title or None, "text": text, "start": start, "end": end})
+    return rows
+
+
+def document_rows(documents: list[Document]) -> list[dict]:
+    return [{"id": d.id, "title": d.title or None, "source": d.source or None, "chars": len(d.text),
+             "metadata": json.dumps(d.metadata, sort_keys=True, default=str) if d.metadata else None}
+            for d in documents]
+
+
+def ingest_documents(writer: MemoryWriter, documents: list[Document], extractor: Extractor,
+                     batch_size: int = 64, guided: bool = True, dry_run: bool = False,
+                     progress: bool = True) -> IngestReport:
+    began = time.monotonic()
+    ontology = writer.ontology
+    unique = list({d.id: d for d in documents}.values())
+    report = IngestReport(documents=len(unique))
+    passages = passage_rows(unique, ontology.chunking.tokens, ontology.chunking.overlap)
+    report.passages = len(passages)
+    existing = writer.existing_passages([p["id"] for p in passages])
+    todo = [p for p in passages if existing.get(p["id"]) != "ok"]  # new, failed or never reached
+    guide = Neo4jGuide(writer.store, writer.space) if guided else NoGuide()
+    inputs = [ExtractionInput(passage_id=p["id"], doc_id=p["doc_id"], text=p["text"], title=p["title"])
+              for p in todo]
+    if dry_run:
+        estimate = getattr(extractor, "estimate_tokens", None)
+        report.estimated_tokens = estimate(inputs, guide) if estimate else 0
+        report.seconds = time.monotonic() - began
+        return report
+
+    new_passages = [p for p in todo if p["id"] not in existing]
+    report.passages_new = len(new_passages)
+    writer.write_documents(document_rows(unique))
+    if new_passages:
+        writer.write_passages(new_passages)
+    bar = tqdm(total=len(inputs), desc=f"extract [{extractor.name}]", unit="chunk", disable=not progress)
+    for start in range(0, len(inputs), batch_size):
+        batch = inputs[start:start + batch_size]
+        outcomes = extractor.extract(batch, guide)
+        batch_report = writer.write_outcomes(outcomes)
+        promoted, activated = writer.promote()
+        skipped = sum(bool(o.error and o.error.startswith("skipped:")) for o in outcomes)
+        report.extracted += sum(o.ok for o in outcomes)
+        report.failed += batch_report.failed
+        report.skipped_budget += skipped
+        report.facts += batch_report.facts
+        report.dropped_facts += batch_report.dropped_facts
+        report.entities_new += batch_report.new_entities
+        report.bridges += batch_report.bridges
+        report.promoted += promoted
+        report.activated += activated
+        for o in outcomes:
+            report.usage = report.usage + o.usage
+        bar.update(len(batch))
+        bar.set_postfix(facts=report.facts, failed=report.failed, stable=report.promoted)
+        if skipped:  # the budget is spent: stop at this chunk boundary
+            report.skipped_budget += len(inputs) - start - len(batch)
+            break
+    bar.close()
+    report.seconds = time.monotonic() - began
+    return report

@@ -1,0 +1,88 @@
+"""Pure conversion of extraction outcomes into Fact / Schema rows (no I/O)."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from memgraph_neo4j.agents.base import ExtractionOutcome
+from memgraph_neo4j.memory.normalize import content_hash, normalize_entity_name, normalize_relation, normalize_type
+from memgraph_neo4j.memory.ontology import Ontology
+from memgraph_neo4j.memory.resolve import GENERIC_TYPE, Mention, Resolution
+
+
+def mentions_of(outcomes: list[ExtractionOutcome], ontology: Ontology) -> list[Mention]:
+    """Every entity an outcome names: its entity list plus fact heads and tails."""
+    out: list[Mention] = []
+    for o in outcomes:
+        if not o.ok:
+            continue
+        for e in o.extraction.entities:
+            out.append(Mention(e.name, normalize_type(e.type, ontology) or GENERIC_TYPE, o.passage_id))
+        for f in o.extraction.facts:
+            out.append(Mention(f.head, normalize_type(f.head_type, ontology) if f.head_type else GENERIC_TYPE,
+                               o.passage_id))
+            out.append(Mention(f.tail, normalize_type(f.tail_type, ontology) if f.tail_type else GENERIC_TYPE,
+                               o.passage_id))
+    return out
+
+
+def is_declared(ontology: Ontology, head_type: str, relation: str, tail_type: str) -> bool:
+    rel = ontology.relation(relation)
+    if rel is None:
+        return False
+    return (not rel.domain or head_type in rel.domain) and (not rel.range or tail_type in rel.range)
+
+
+def relation_words(relation: str) -> str:
+    return relation.replace("_", " ")
+
+
+@dataclass
+class FactRows:
+    facts: list[dict]
+    mentions: list[dict]
+    dropped: int  # facts without a usable relation, or whose ends resolve to one entity
+
+
+def fact_rows(outcomes: list[ExtractionOutcome], resolution: Resolution, ontology: Ontology) -> FactRows:
+    strict = ontology.mode == "strict"
+    facts: dict[tuple[str, str], dict] = {}
+    mentions: set[tuple[str, str]] = set()
+    dropped = 0
+    for o in outcomes:
+        if not o.ok:
+            continue
+        for m in mentions_of([o], ontology):
+            entity_id = resolution.by_key.get(normalize_entity_name(m.name))
+            if entity_id:
+                mentions.add((o.passage_id, entity_id))
+        for f in o.extraction.facts:
+            relation = normalize_relation(f.relation, ontology)
+            head_id = resolution.by_key.get(normalize_entity_name(f.head))
+            tail_id = resolution.by_key.get(normalize_entity_name(f.tail))
+            if not relation or not head_id or not tail_id or head_id == tail_id:
+                dropped += 1
+                continue
+            head, tail = resolution.entities[head_id], resolution.entities[tail_id]
+            head_type, tail_type = head.type, tail.type
+            declared = is_declared(ontology, head_type, relation, tail_type)
+            time = (f.time or "").strip() or None
+            fact_id = content_hash(head_id, relation, tail_id, time or "")
+            facts[(o.passage_id, fact_id)] = {
+                "id": fact_id,
+                "passage_id": o.passage_id,
+                "head_id": head_id, "tail_id": tail_id,
+                "head": head.name, "tail": tail.name,
+                "relation": relation, "relation_raw": f.relation, "time": time,
+                "text": f"{head.name} {relation_words(relation)} {tail.name}" + (f" ({time})" if time else ""),
+                "head_type": head_type, "tail_type": tail_type,
+                "schema_id": content_hash(head_type, relation, tail_type),
+                "declared": declared,
+                # strict: declared schemas are stable from the start, everything else is discarded
+                "schema_state": "stable" if strict and declared else "candidate",
+                "state": "discarded" if strict and not declared else "pending",
+                "extractor": o.extractor, "model": o.model, "prompt_version": o.prompt_version,
+                "ontology_version": ontology.version_hash,
+            }
+    rows = list(facts.values())
+    return FactRows(rows, [{"passage_id": p, "entity_id": e} for p, e in sorted(mentions)], dropped)

@@ -1,0 +1,138 @@
+"""Entity resolution: surface names -> canonical Entity ids.
+
+Order: (1) exact normalised-name match through stored Alias nodes; (2) embedding similarity to a
+stored entity of a compatible type (vector index, cosine >= merge threshold); (3) similarity to
+another new name of the same batch; (4) a new entity whose id is the hash of its normalised name.
+In "link" mode steps 2-3 do not merge but return SAME_AS pairs.
+"""
+
+from __future__ import annotations
+
+from collections import Counter, defaultdict
+from dataclasses import dataclass, field
+
+import numpy as np
+
+from memgraph_neo4j.memory.normalize import content_hash, normalize_entity_name
+from memgraph_neo4j.store import GraphStore
+
+GENERIC_TYPE = "Thing"
+
+
+def types_compatible(a: str | None, b: str | None) -> bool:
+    return a == b or not a or not b or GENERIC_TYPE in (a, b)
+
+
+def pick_type(types: list[str]) -> str:
+    """Most frequent specific type; the generic type only when nothing else was said."""
+    specific = Counter(t for t in types if t and t != GENERIC_TYPE)
+    return specific.most_common(1)[0][0] if specific else GENERIC_TYPE
+
+
+@dataclass
+class Mention:
+    name: str
+    type: str
+    passage_id: str
+
+
+@dataclass
+class ResolvedEntity:
+    id: str
+    name: str
+    type: str
+    keys: set[str] = field(default_factory=set)
+    aliases: set[str] = field(default_factory=set)
+    embedding: list[float] | None = None
+    is_new: bool = True
+
+
+@dataclass
+class Resolution:
+    by_key: dict[str, str]  # normalised name -> entity id
+    entities: dict[str, ResolvedEntity]  # entity id -> what to write
+    same_as: list[dict] = field(default_factory=list)  # link mode: {id, neighbor, cosine}
+
+
+def resolve_mentions(store: GraphStore, space: str, mentions: list[Mention], embedder=None,
+                     merge_threshold: float = 0.9, mode: str = "merge") -> Resolution:
+    surfaces: dict[str, Counter] = defaultdict(Counter)
+    types: dict[str, list[str]] = defaultdict(list)
+    for m in mentions:
+        key = normalize_entity_name(m.name)
+        if key:
+            surfaces[key][m.name.strip()] += 1
+            types[key].append(m.type)
+    keys = sorted(surfaces)
+    by_key: dict[str, str] = {}
+    entities: dict[str, ResolvedEntity] = {}
+    same_as: list[dict] = []
+
+    def attach(key: str, entity_id: str, entity_type: str, is_new: bool) -> None:
+        ent = entities.get(entity_id)
+        if ent is None:
+            ent = entities[entity_id] = ResolvedEntity(entity_id, surfaces[key].most_common(1)[0][0],
+                                                       entity_type, is_new=is_new)
+        ent.keys.add(key)
+        ent.aliases.update(surfaces[key])
+        by_key[key] = entity_id
+
+    # (1) exact: names seen before, stored as Alias nodes
+    for row in store.read("memory/lookup_aliases", space=space, keys=keys):
+        attach(row["key"], row["entity_id"], row["type"], is_new=False)
+    pending = [k for k in keys if k not in by_key]
+    if not pending:
+        return Resolution(by_key, entities, same_as)
+
+    vectors: dict[str, np.ndarray] = {}
+    if embedder is not None:
+        names = [surfaces[k].most_common(1)[0][0] for k in pending]
+        matrix = embedder.embed_documents(names)
+        vectors = {k: matrix[i] for i, k in enumerate(pending)}
+        # (2) similar stored entity of a compatible type
+        rows = [{"id": f"key:{k}", "vector": vectors[k].tolist()} for k in pending]
+        best: dict[str, dict] = {}
+        for hit in store.read("memory/entity_neighbors", space=space, rows=rows, fetch=20,
+                              min_cosine=merge_threshold):
+            key = hit["id"][4:]
+            if key not in best and types_compatible(pick_type(types[key]), hit["type"]):
+                best[key] = hit
+        for key, hit in best.items():
+            if mode == "merge":
+                attach(key, hit["neighbor"], hit["type"], is_new=False)
+            else:
+                same_as.append({"id": content_hash(key), "neighbor": hit["neighbor"], "cosine": hit["cosine"]})
+        pending = [k for k in pending if k not in by_key]
+
+    # (3) new names similar to each other in this batch, then (4) new entities. Most frequent
+    # names first, so they become the canonical entity; one similarity matrix for the batch.
+    order = sorted(pending, key=lambda k: (-sum(surfaces[k].values()), k))
+    embedded = [k for k in order if k in vectors]
+    row_of = {k: i for i, k in enumerate(embedded)}
+    stacked = np.stack([vectors[k] for k in embedded]) if embedded else np.zeros((0, 1), dtype=np.float32)
+    sims = stacked @ stacked.T
+    is_root = np.zeros(len(embedded), dtype=bool)  # rows that became new entities
+    root_ids: dict[int, str] = {}
+    for key in order:
+        own_type = pick_type(types[key])
+        target = None
+        if key in row_of and is_root.any():
+            row = np.where(is_root, sims[row_of[key]], -1.0)
+            for j in np.argsort(-row)[:8]:
+                if row[j] < merge_threshold:
+                    break
+                if types_compatible(own_type, entities[root_ids[j]].type):
+                    target = (root_ids[j], float(row[j]))
+                    break
+        if target and mode == "merge":
+            attach(key, target[0], entities[target[0]].type, is_new=True)
+            continue
+        entity_id = content_hash(key)
+        attach(key, entity_id, own_type, is_new=True)
+        if key in row_of:
+            entities[entity_id].embedding = vectors[key].tolist()
+            is_root[row_of[key]] = True
+            root_ids[row_of[key]] = entity_id
+        if target:
+            same_as.append({"id": entity_id, "neighbor": target[0], "cosine": target[1]})
+    return Resolution(by_key, entities, same_as)

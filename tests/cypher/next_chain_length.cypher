@@ -1,0 +1,1 @@
+MATCH (:Passage {space: $space})-[r:NEXT]->(:Passage) RETURN count(r) AS links
