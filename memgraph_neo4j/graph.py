@@ -39,7 +39,7 @@ class MemoryGraph:
     def __init__(self, space: str = "default", store: GraphStore | None = None,
                  ontology: Ontology | str | Path | None = None, embedder: Any = "minilm",
                  extractor: Extractor | str = "offline", config: MemoryConfig | None = None,
-                 settings: Settings | None = None, **extractor_options: Any) -> None:
+                 settings: Settings | None = None, retrieval: Any = None, **extractor_options: Any) -> None:
         if not space or not space.replace("_", "").replace("-", "").isalnum():
             raise ValueError(f"space {space!r}: use letters, digits, '-' and '_' only")
         self.settings = settings or Settings()
@@ -56,6 +56,8 @@ class MemoryGraph:
             make_extractor(extractor, self.ontology, self.embedder, **extractor_options)
         self.writer = MemoryWriter(self.store, space, self.ontology, self.embedder, config)
         self._schema_ready = False
+        self.retrieval_config = retrieval
+        self._retriever = None
 
     def close(self) -> None:
         if self._own_store:
@@ -79,6 +81,18 @@ class MemoryGraph:
         self.init()
         return ingest_documents(self.writer, _documents(sources), extractor or self.extractor,
                                 batch_size=batch_size, guided=guided, dry_run=dry_run, progress=progress)
+
+    @property
+    def retriever(self):
+        if self._retriever is None:
+            from memgraph_neo4j.retrieval.engine import Retriever
+
+            self._retriever = Retriever(self.store, self.space, self.embedder, self.retrieval_config)
+        return self._retriever
+
+    def search(self, question: str, method: str = "memgraphrag", top_k: int = 5, top_m: int = 10):
+        """Top-k passages (and top-m entities, seeding facts and schemas) with per-stage timings."""
+        return self.retriever.search(question, method=method, top_k=top_k, top_m=top_m)
 
     def promote(self) -> tuple[int, int]:
         return self.writer.promote()

@@ -117,6 +117,13 @@ def space(store) -> str:
 
 
 @pytest.fixture(scope="session")
+def minilm():
+    from memgraph_neo4j.embeddings import make_embedder
+
+    return make_embedder("minilm")
+
+
+@pytest.fixture(scope="session")
 def artifacts_dir() -> Path:
     path = Path(os.environ.get("MEMGRAPH_TEST_ARTIFACTS", ROOT / "tests" / "artifacts"))
     path.mkdir(parents=True, exist_ok=True)

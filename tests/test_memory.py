@@ -39,13 +39,6 @@ class ScriptedExtractor:
 
 
 @pytest.fixture(scope="session")
-def minilm():
-    from memgraph_neo4j.embeddings import make_embedder
-
-    return make_embedder("minilm")
-
-
-@pytest.fixture(scope="session")
 def threshold_ontology():
     base = load_ontology()
     return base.model_copy(update={"promotion": base.promotion.model_copy(update={"threshold": 2, "percentile": None})})

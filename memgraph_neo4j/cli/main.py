@@ -5,7 +5,7 @@ from __future__ import annotations
 import typer
 from rich.console import Console
 
-from memgraph_neo4j.cli import memory_cmd, neo4j_cmd
+from memgraph_neo4j.cli import memory_cmd, neo4j_cmd, query_cmd
 from memgraph_neo4j.settings import Settings
 from memgraph_neo4j.store import GraphStore, StoreError
 
@@ -13,6 +13,7 @@ app = typer.Typer(help="Neo4j-native GraphRAG and agent memory (MemGraphRAG).", 
 app.add_typer(neo4j_cmd.app, name="neo4j")
 app.command()(memory_cmd.ingest)
 app.command()(memory_cmd.stats)
+app.command()(query_cmd.query)
 err = Console(stderr=True)
 
 

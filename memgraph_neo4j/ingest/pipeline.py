@@ -82,12 +82,14 @@ def ingest_documents(writer: MemoryWriter, documents: list[Document], extractor:
     writer.write_documents(document_rows(unique))
     if new_passages:
         writer.write_passages(new_passages)
+        writer.store.write("memory/bump_version", space=writer.space)
     bar = tqdm(total=len(inputs), desc=f"extract [{extractor.name}]", unit="chunk", disable=not progress)
     for start in range(0, len(inputs), batch_size):
         batch = inputs[start:start + batch_size]
         outcomes = extractor.extract(batch, guide)
         batch_report = writer.write_outcomes(outcomes)
         promoted, activated = writer.promote()
+        writer.store.write("memory/bump_version", space=writer.space)  # the PPR projection is stale now
         skipped = sum(bool(o.error and o.error.startswith("skipped:")) for o in outcomes)
         report.extracted += sum(o.ok for o in outcomes)
         report.failed += batch_report.failed

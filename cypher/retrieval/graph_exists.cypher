@@ -1,0 +1,1 @@
+CALL gds.graph.exists($graph) YIELD exists RETURN exists

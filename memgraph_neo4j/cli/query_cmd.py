@@ -1,0 +1,39 @@
+"""`memgraph-neo4j query`: retrieval from one memory space."""
+
+from __future__ import annotations
+
+import typer
+from rich.console import Console
+
+from memgraph_neo4j.store import StoreError
+
+out = Console()
+err = Console(stderr=True)
+
+
+def query(text: str = typer.Argument(..., help="The question"),
+          space: str = typer.Option("default", help="Memory space"),
+          method: str = typer.Option("memgraphrag", help="dense | bm25 | hipporag2 | memgraphrag"),
+          top_k: int = typer.Option(5, "--top-k", help="Passages to return"),
+          as_json: bool = typer.Option(False, "--json", help="Machine-readable output")) -> None:
+    """Retrieve passages (with the facts, schemas and entities that seeded them)."""
+    from memgraph_neo4j.graph import MemoryGraph
+
+    try:
+        with MemoryGraph(space=space, extractor="offline") as memory:
+            result = memory.search(text, method=method, top_k=top_k)
+    except (StoreError, ValueError) as exc:
+        err.print(f"[red]error:[/red] {exc}", highlight=False)
+        raise typer.Exit(1)
+    if as_json:
+        typer.echo(result.model_dump_json(indent=2))
+        return
+    for i, hit in enumerate(result.passages, 1):
+        out.print(f"[bold]{i}. {hit.name or hit.id}[/bold]  score {hit.score:.4f}  ({hit.id})", highlight=False)
+        out.print((hit.text or "")[:300], highlight=False)
+    if result.facts:
+        out.print("seed facts: " + "; ".join(f"{f.text} ({f.score:.2f})" for f in result.facts), highlight=False)
+    if result.entities:
+        out.print("top entities: " + ", ".join(e.name or e.id for e in result.entities), highlight=False)
+    out.print("timings (ms): " + ", ".join(f"{k} {v}" for k, v in result.timings_ms.items()) +
+              (" [dense fallback]" if result.fallback else ""))
