@@ -41,6 +41,7 @@ VARIANTS: dict[str, tuple[str, SeedConfig, dict]] = {
     "  ablation: no hub suppression": ("memgraphrag", dataclasses.replace(PAPER, hub_suppression=False), {}),
     "  ablation: no density term": ("memgraphrag", dataclasses.replace(PAPER, density=False), {}),
     "memgraphrag default (HippoRAG-2 entity weights, no filter)": ("memgraphrag", SeedConfig(), {}),
+    "  same, without entity-type edges": ("memgraphrag", SeedConfig(), {"type_weight": 0.0}),
 }
 
 

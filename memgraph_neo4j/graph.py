@@ -94,6 +94,17 @@ class MemoryGraph:
         """Top-k passages (and top-m entities, seeding facts and schemas) with per-stage timings."""
         return self.retriever.search(question, method=method, top_k=top_k, top_m=top_m)
 
+    def ask(self, question: str, chat=None, method: str = "memgraphrag", top_k: int = 5):
+        """Answer from the retrieved passages and the top entities' active facts, with citations.
+        `chat`: an llm.ChatClient (OpenAIChat, LangChainChat); default: OpenAIChat from the environment."""
+        from memgraph_neo4j.retrieval.answer import ask
+
+        if chat is None:
+            from memgraph_neo4j.llm.chat import OpenAIChat
+
+            chat = OpenAIChat(model=self.settings.llm_model)
+        return ask(self.retriever, chat, question, method=method, top_k=top_k)
+
     def promote(self) -> tuple[int, int]:
         return self.writer.promote()
 

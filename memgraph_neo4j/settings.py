@@ -29,6 +29,8 @@ class Settings(BaseSettings):
     database: str = "neo4j"
     # Embeddings
     embedding_dimension: int = 384
+    # Chat model for `ask` and the openai extractor (OPENAI_API_KEY / OPENAI_BASE_URL as usual)
+    llm_model: str = "gpt-4o-mini"
 
 
 class Connection(BaseSettings):

@@ -100,3 +100,16 @@ def test_ppr_matches_numpy_reference(memory, store, test_store, space):
     assert got, "PPR returned nothing"
     for node_id, score in got.items():
         assert score == pytest.approx(expected[node_id], abs=1e-4)
+
+
+def test_ask_answers_with_citations(memory):
+    from langchain_core.language_models.fake_chat_models import FakeListChatModel
+
+    from memgraph_neo4j.llm.chat import LangChainChat
+
+    chat = LangChainChat(FakeListChatModel(responses=['{"answer": "Poland", "citations": ["P1", "P2", "P9"]}']))
+    answer = memory.ask("In which country was Marie Curie born?", chat=chat, top_k=2)
+    assert answer.answer == "Poland"
+    ids = [p.id for p in answer.evidence.passages]
+    assert answer.cited_passage_ids == ids[:2]  # P9 does not exist and is dropped
+    assert any("Marie Curie" in f for f in answer.facts)

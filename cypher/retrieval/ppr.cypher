@@ -8,7 +8,8 @@ CALL () {
 }
 WITH collect([n, w]) AS sources
 CALL gds.pageRank.stream($graph, {sourceNodes: sources, dampingFactor: $damping, relationshipWeightProperty: 'weight',
-                                  maxIterations: $iterations, tolerance: $tolerance, concurrency: $concurrency})
+                                  maxIterations: $iterations, tolerance: $tolerance, concurrency: $concurrency,
+                                  logProgress: false})
 YIELD nodeId, score
 WITH gds.util.asNode(nodeId) AS node, score
 WHERE score > 0 AND (node:Passage OR node:Entity)

@@ -43,6 +43,11 @@ _MIN_COMPLETION = 100
 # -- parsing -------------------------------------------------------------------------------
 
 
+def parse_json_object(text: str) -> Any:
+    """JSON from a model reply: plain, fenced, wrapped in chatter, with trailing commas, or repaired."""
+    return _load_json(text)
+
+
 def _load_json(text: str) -> Any:
     try:
         return json.loads(text)

@@ -14,6 +14,7 @@ app.add_typer(neo4j_cmd.app, name="neo4j")
 app.command()(memory_cmd.ingest)
 app.command()(memory_cmd.stats)
 app.command()(query_cmd.query)
+app.command()(query_cmd.ask)
 err = Console(stderr=True)
 
 
