@@ -65,3 +65,33 @@ def test_later_chunk_prompt_carries_learned_schemas_and_entities(store, space):
     assert "Ada Lovelace" not in guidance  # chunk 2 does not mention her
     facts = memory.stats()["nodes"]["Fact"]
     assert facts["total"] == 2 and facts["by_state"] == {"active": 2}
+
+
+class FlakyChat(RecordingChat):
+    """Times out on TIMEOUT chunks, answers garbage on GARBAGE chunks, else replies normally."""
+
+    def _generate(self, messages: list[BaseMessage], stop: Any = None, run_manager: Any = None,
+                  **kw: Any) -> ChatResult:
+        user = str(messages[-1].content)
+        if "TIMEOUT" in user:
+            raise TimeoutError("model call timed out")
+        if "GARBAGE" in user:
+            return ChatResult(generations=[ChatGeneration(message=AIMessage(content="I cannot help with that."))])
+        return super()._generate(messages, stop, run_manager, **kw)
+
+
+def test_timeouts_and_invalid_json_are_listed_as_failed(store, space):
+    chat = FlakyChat(replies={"GOOD": reply([("Marie Curie", "Person"), ("Warsaw", "Place")],
+                                            [("Marie Curie", "born in", "Warsaw", "Person", "Place")])})
+    extractor = make_extractor("langchain", load_ontology(), chat_model=chat, concurrency=2, max_retries=1)
+    extractor.backoff = 0.01
+    memory = MemoryGraph(space=space, store=store, embedder=None, extractor=extractor)
+    report = memory.ingest([Document(text="GOOD Marie Curie was born in Warsaw."),
+                            Document(text="TIMEOUT this call hangs"), Document(text="GARBAGE no JSON here")],
+                           progress=False)
+    assert report.extracted == 1 and report.failed == 2
+    stats = memory.stats()
+    errors = sorted(f["error"] for f in stats["failed_chunks"])
+    assert len(errors) == 2
+    assert any("TimeoutError" in e for e in errors) and any("invalid model output" in e for e in errors)
+    assert stats["nodes"]["Fact"]["total"] == 1  # the good chunk's fact is stored
