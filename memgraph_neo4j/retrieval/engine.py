@@ -81,13 +81,18 @@ class Retriever:
             return self.config.pending_weight
         return 0.0 if self.config.seeds.schema_filter else 1.0
 
+    def _name_parts(self) -> tuple[str, str]:
+        return f"mg_{self.space}_v", f"_p{self.pending_weight:g}_t{self.config.type_weight:g}"
+
     def graph_name(self, version: int) -> str:
-        return f"mg_{self.space}_v{version}_p{self.pending_weight:g}_t{self.config.type_weight:g}"
+        prefix, suffix = self._name_parts()
+        return f"{prefix}{version}{suffix}"
 
     def ensure_projection(self) -> str:
-        version = self.store.read("retrieval/memory_version", space=self.space)[0]["version"]
-        name = self.graph_name(version)
-        if self.store.read("retrieval/graph_exists", graph=name)[0]["exists"]:
+        prefix, suffix = self._name_parts()
+        state = self.store.read("retrieval/projection_state", space=self.space, prefix=prefix, suffix=suffix)[0]
+        name = self.graph_name(state["version"])
+        if state["exists"]:
             return name
         for row in self.store.read("retrieval/list_graphs", prefix=f"mg_{self.space}_v"):
             self.store.write("admin/drop_graph", name=row["graph"])
@@ -109,24 +114,26 @@ class Retriever:
                                                 score=r["score"]) for r in rows]), timer)
         vector = self.embedder.embed_query(question).tolist()
         timer.lap("embed")
-        passages = self.store.read("retrieval/passage_vector", space=self.space, vector=vector,
-                                   k=self.config.top_n_passages, fetch=self.config.top_n_passages * 4)
-        dense = [Hit(id=r["id"], name=r["title"], score=r["score"]) for r in passages]
         if method == "dense":
+            rows = self.store.read("retrieval/passage_vector", space=self.space, vector=vector, k=top_k,
+                                   fetch=top_k * 20)
             timer.lap("vector")
-            return self._finish(RetrievalResult(method=method, passages=dense[:top_k]), timer)
-        return self._graph_search(method, vector, dense, top_k, top_m, timer)
+            return self._finish(RetrievalResult(method=method, passages=[
+                Hit(id=r["id"], name=r["title"], score=r["score"]) for r in rows]), timer)
+        return self._graph_search(method, vector, top_k, top_m, timer)
 
-    def _graph_search(self, method: str, vector: list[float], dense: list[Hit], top_k: int, top_m: int,
+    def _graph_search(self, method: str, vector: list[float], top_k: int, top_m: int,
                       timer: _Timer) -> RetrievalResult:
-        cfg = self.config.seeds
-        fact_states = ["active", "pending"] if not cfg.schema_filter else ["active"]
-        facts = self.store.read("retrieval/fact_vector", space=self.space, vector=vector, states=fact_states,
-                                k=self.config.top_k_facts if method == "hipporag2" else max(self.config.top_k_facts, 20),
-                                fetch=200)
-        schemas = [] if method == "hipporag2" else self.store.read(
-            "retrieval/schema_vector", space=self.space, vector=vector, k=self.config.top_k_schemas, fetch=100,
-            states=["stable"] if cfg.schema_filter else ["stable", "candidate"])
+        cfg, c = self.config.seeds, self.config
+        layers = self.store.read(
+            "retrieval/memory_layers", space=self.space, vector=vector,
+            fact_states=["active"] if cfg.schema_filter else ["active", "pending"],
+            k_facts=c.top_k_facts if method == "hipporag2" else max(c.top_k_facts, 20), fetch_facts=200,
+            schema_states=["stable"] if cfg.schema_filter else ["stable", "candidate"],
+            k_schemas=0 if method == "hipporag2" else c.top_k_schemas, fetch_schemas=100,
+            k_passages=c.top_n_passages, fetch_passages=c.top_n_passages * 4)[0]
+        facts, schemas = layers["facts"], layers["schemas"]
+        dense = [Hit(id=r["id"], name=r["title"], score=r["score"]) for r in layers["passages"]]
         timer.lap("vector")
         fact_hits = [S.FactHit(r["id"], r["score"], r["head_id"], r["tail_id"]) for r in facts]
         schema_hits = [S.SchemaHit(r["id"], r["score"], r["head_type"], r["tail_type"]) for r in schemas]

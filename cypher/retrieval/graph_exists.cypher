@@ -1,1 +1,0 @@
-CALL gds.graph.exists($graph) YIELD exists RETURN exists
