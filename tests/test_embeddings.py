@@ -221,3 +221,27 @@ def test_sentence_transformers_missing_gives_install_hint(monkeypatch) -> None:
     monkeypatch.setitem(sys.modules, "sentence_transformers", None)  # simulate not installed
     with pytest.raises(ImportError, match=r"pip install 'memgraph-neo4j\[st\]'"):
         make_embedder("sentence-transformers")
+
+
+def test_short_texts_are_embedded_once():
+    from memgraph_neo4j.embeddings.base import Embedder
+
+    class Counting(Embedder):
+        name = "counting"
+        calls: list[list[str]] = []
+
+        @property
+        def dimension(self) -> int:
+            return 3
+
+        def _embed(self, texts, batch_size, show_progress):
+            self.calls.append(list(texts))
+            return np.array([[len(t), 1.0, 0.0] for t in texts], dtype=np.float32)
+
+    emb = Counting()
+    first = emb.embed_documents(["Paris", "Obama", "Paris"])
+    again = emb.embed_documents(["Obama", "Rome", "x" * 100])
+    assert emb.calls == [["Paris", "Obama"], ["Rome", "x" * 100]]  # duplicates and repeats not re-embedded
+    assert np.array_equal(first[0], first[2]) and np.array_equal(first[1], again[0])
+    emb.embed_documents(["x" * 100])
+    assert emb.calls[-1] == ["x" * 100]  # long texts are not cached

@@ -9,6 +9,8 @@ import numpy as np
 
 __all__ = ["Embedder", "l2_normalize", "validate_texts"]
 
+SHORT_TEXT = 64  # characters: names and type labels, not passages
+
 
 def validate_texts(texts: Sequence[str]) -> list[str]:
     """Return `texts` as a list, raising ValueError that names the first non-str item."""
@@ -37,6 +39,7 @@ class Embedder(ABC):
 
     name: str
     default_batch_size: int = 64
+    cache_size: int = 100_000  # short texts kept (~150 MB at 384 dimensions when full)
 
     @property
     @abstractmethod
@@ -59,13 +62,24 @@ class Embedder(ABC):
             raise ValueError(f"batch_size must be >= 1, got {bs}")
         if not items:
             return np.zeros((0, self.dimension), dtype=np.float32)
-        vecs = l2_normalize(self._embed(items, bs, show_progress))
-        if vecs.shape != (len(items), self.dimension):
-            raise RuntimeError(
-                f"{self.name}: got embeddings of shape {vecs.shape}, "
-                f"expected {(len(items), self.dimension)}"
-            )
-        return vecs
+        # Short texts (entity names, types) recur across typing, resolution and batches: embed
+        # each distinct one once per process.
+        cache = self.__dict__.setdefault("_short_cache", {})
+        todo = [t for t in dict.fromkeys(items) if t not in cache]
+        if todo:
+            vecs = l2_normalize(self._embed(todo, bs, show_progress))
+            if vecs.shape != (len(todo), self.dimension):
+                raise RuntimeError(
+                    f"{self.name}: got embeddings of shape {vecs.shape}, "
+                    f"expected {(len(todo), self.dimension)}"
+                )
+            fresh = dict(zip(todo, vecs))
+            for text, vec in fresh.items():
+                if len(text) <= SHORT_TEXT and len(cache) < self.cache_size:
+                    cache[text] = vec
+        else:
+            fresh = {}
+        return np.stack([fresh[t] if t in fresh else cache[t] for t in items])
 
     def embed_query(self, text: str) -> np.ndarray:
         """Embed one string -> 1-D float32 array of length `dimension`."""
