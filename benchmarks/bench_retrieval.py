@@ -40,6 +40,7 @@ VARIANTS: dict[str, tuple[str, SeedConfig, dict]] = {
     "  ablation: no schema filter": ("memgraphrag", dataclasses.replace(PAPER, schema_filter=False), {}),
     "  ablation: no hub suppression": ("memgraphrag", dataclasses.replace(PAPER, hub_suppression=False), {}),
     "  ablation: no density term": ("memgraphrag", dataclasses.replace(PAPER, density=False), {}),
+    "  ablation: no adjudication (facts with a verdict used)": ("memgraphrag", PAPER, {"adjudication": False}),
     "memgraphrag default (HippoRAG-2 entity weights, no filter)": ("memgraphrag", SeedConfig(), {}),
     "  same, without entity-type edges": ("memgraphrag", SeedConfig(), {"type_weight": 0.0}),
 }

@@ -85,9 +85,10 @@ class MemoryGraph:
     @property
     def retriever(self):
         if self._retriever is None:
-            from memgraph_neo4j.retrieval.engine import Retriever
+            from memgraph_neo4j.retrieval.engine import RetrievalConfig, Retriever
 
-            self._retriever = Retriever(self.store, self.space, self.embedder, self.retrieval_config)
+            config = self.retrieval_config or RetrievalConfig(ppr_engine=self.settings.ppr_engine)
+            self._retriever = Retriever(self.store, self.space, self.embedder, config)
         return self._retriever
 
     def search(self, question: str, method: str = "memgraphrag", top_k: int = 5, top_m: int = 10):

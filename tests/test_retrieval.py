@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from collections import Counter
+
 import numpy as np
 import pytest
 from test_memory import ScriptedExtractor
@@ -9,7 +11,7 @@ from test_memory import ScriptedExtractor
 from memgraph_neo4j.graph import MemoryGraph
 from memgraph_neo4j.ingest.readers import Document
 from memgraph_neo4j.memory.ontology import load_ontology
-from memgraph_neo4j.retrieval.engine import RetrievalConfig
+from memgraph_neo4j.retrieval.engine import RetrievalConfig, Retriever
 
 SCRIPT = {
     "CURIE": [("Marie Curie", "born in", "Warsaw", "Person", "Place"),
@@ -82,7 +84,7 @@ def test_ppr_matches_numpy_reference(memory, store, test_store, space):
     seeds["entity"] = {entity_ids[0]: 0.7, entity_ids[1]: 0.3}
     rows = store.read("retrieval/ppr", space=space, graph=graph, entity_seeds=[[k, v] for k, v in seeds["entity"].items()],
                       type_seeds=[], passage_seeds=[], damping=0.5, iterations=200, tolerance=1e-12, concurrency=1,
-                      top_k=100, top_m=1000)
+                      candidates=100_000, top_k=100, top_m=1000)
     got = {h["id"]: h["score"] for r in rows for h in r["top"]}
     # numpy power iteration of s = (1 - d) w + d * P^T s, P = row-normalised weighted adjacency
     nodes = sorted({e["source"] for e in edges} | {e["target"] for e in edges})
@@ -113,3 +115,123 @@ def test_ask_answers_with_citations(memory):
     ids = [p.id for p in answer.evidence.passages]
     assert answer.cited_passage_ids == ids[:2]  # P9 does not exist and is dropped
     assert any("Marie Curie" in f for f in answer.facts)
+
+
+QUESTION = "In which country was Marie Curie born?"
+
+
+def same_ranking(a, b, tolerance: float = 1e-6) -> None:
+    assert [h.id for h in a.passages] == [h.id for h in b.passages]
+    assert [h.id for h in a.entities] == [h.id for h in b.entities]
+    for x, y in zip(a.passages + a.entities, b.passages + b.entities, strict=True):
+        assert x.score == pytest.approx(y.score, abs=tolerance)
+
+
+def test_local_engine_matches_gds(memory, store, space, minilm):
+    gds = memory.search(QUESTION, method="memgraphrag", top_k=3, top_m=5)
+    local = Retriever(store, space, minilm, RetrievalConfig(ppr_engine="local"))
+    result = local.search(QUESTION, method="memgraphrag", top_k=3, top_m=5)
+    same_ranking(result, gds)
+    assert result.passages[0].text and result.passages[0].text == gds.passages[0].text
+    local.search("Where was Alan Turing born?", method="hipporag2")
+    assert local.local_exports == 1  # one export serves every query of this memory version
+    memory.ingest([Document(title="Hopper", text=TEXTS["HOPPER"])], progress=False)
+    assert local.search("Where was Grace Hopper born?", top_k=1).passages[0].name == "Hopper"
+    assert local.local_exports == 2  # the memory changed: exported again
+
+
+def test_client_engine_builds_and_ranks_through_graphdatascience(memory, store, space, minilm):
+    reference = memory.search(QUESTION, top_k=3, top_m=5)
+    for row in store.read("retrieval/list_graphs", prefix=f"mg_{space}_"):
+        store.write("admin/drop_graph", name=row["graph"])
+    client = Retriever(store, space, minilm, RetrievalConfig(ppr_engine="client"))
+    same_ranking(client.search(QUESTION, top_k=3, top_m=5), reference)
+    assert client.projection_builds == 1
+    assert [r["graph"] for r in store.read("retrieval/list_graphs", prefix=f"mg_{space}_")] == [
+        client.ensure_projection()]
+    client.search("Where was Alan Turing born?")
+    assert client.projection_builds == 1  # found again through the client's catalog
+
+
+def test_gds_top_k_is_exact_when_few_candidates_are_resolved(memory, store, space, minilm):
+    # one candidate per call forces the widening loop; the answer must not change
+    narrow = Retriever(store, space, minilm, RetrievalConfig(ppr_candidates=1))
+    same_ranking(narrow.search(QUESTION, top_k=3, top_m=5), memory.search(QUESTION, top_k=3, top_m=5), 0.0)
+
+
+def test_projections_of_other_settings_live_until_the_memory_changes(memory, store, test_store, space, minilm):
+    without_types = Retriever(store, space, minilm, RetrievalConfig(type_weight=0.0))
+    memory.search(QUESTION)
+    without_types.search(QUESTION)
+    memory.search(QUESTION)
+    without_types.search(QUESTION)
+    assert (memory.retriever.projection_builds, without_types.projection_builds) == (1, 1)
+    assert len(store.read("retrieval/list_graphs", prefix=f"mg_{space}_")) == 2
+    # space "<space>_v9" shares the "mg_<space>_v" prefix; its projection is not ours to drop
+    neighbour = f"mg_{space}_v9_v0_p1_t1"
+    test_store.write("tiny_projection", name=neighbour)
+    try:
+        memory.ingest([Document(title="Hopper", text=TEXTS["HOPPER"])], progress=False)
+        memory.search(QUESTION)
+        graphs = sorted(r["graph"] for r in store.read("retrieval/list_graphs", prefix=f"mg_{space}_"))
+        assert graphs == sorted([memory.retriever.ensure_projection(), neighbour])  # only our stale ones went
+    finally:
+        store.write("admin/drop_graph", name=neighbour)
+
+
+def test_no_adjudication_ablation_uses_judged_facts(memory, store, test_store, space, minilm):
+    question = "Where was Alan Turing born?"
+    assert any("London" in f.text for f in memory.search(question).facts)
+    assert test_store.write("judge_facts", space=space, text="London", state="discarded")[0]["judged"] == 1
+    judged = memory.search(question)
+    assert judged.facts and not any("London" in f.text for f in judged.facts)
+    unjudged = Retriever(store, space, minilm, RetrievalConfig(adjudication=False)).search(question)
+    assert any("London" in f.text for f in unjudged.facts)
+    # the projections differ too: only the ablation's graph still links Alan Turing and London
+    edges = {frozenset((e["source"], e["target"])) for e in test_store.read(
+        "projection_edges", graph=memory.retriever.ensure_projection())}
+    ablation = Retriever(store, space, minilm, RetrievalConfig(adjudication=False))
+    ablation_edges = {frozenset((e["source"], e["target"]))
+                      for e in test_store.read("projection_edges", graph=ablation.ensure_projection())}
+    assert len(ablation_edges - edges) == 1
+
+
+class CountingStore:
+    """A GraphStore that counts the reads by statement name."""
+
+    def __init__(self, store) -> None:
+        self.store, self.reads = store, Counter()
+
+    def read(self, name: str, /, **params):
+        self.reads[name] += 1
+        return self.store.read(name, **params)
+
+    def __getattr__(self, attribute: str):
+        return getattr(self.store, attribute)
+
+
+def test_short_layers_ask_the_index_for_more(memory, store, space, minilm, ontology):
+    # a twin space fills the shared vector indexes with look-alike hits of another space
+    twin = MemoryGraph(space=f"{space}_twin", store=store, ontology=ontology, embedder=minilm,
+                       extractor=ScriptedExtractor(SCRIPT), retrieval=RetrievalConfig())
+    try:
+        twin.ingest([Document(title=k.title(), text=v) for k, v in TEXTS.items()], progress=False)
+        tight_store, wide_store = CountingStore(store), CountingStore(store)
+        tight = Retriever(tight_store, space, minilm,
+                          RetrievalConfig(over_fetch=1, min_fetch=1)).search(QUESTION, top_k=3)
+        wide = Retriever(wide_store, space, minilm, RetrievalConfig(over_fetch=100)).search(QUESTION, top_k=3)
+        assert tight_store.reads["retrieval/memory_layers"] > 1 == wide_store.reads["retrieval/memory_layers"]
+        assert [f.id for f in tight.facts] == [f.id for f in wide.facts] and len(wide.facts) >= 2
+        assert [s.id for s in tight.schemas] == [s.id for s in wide.schemas]
+        same_ranking(tight, wide, 0.0)
+    finally:
+        store.run_implicit("admin/delete_space", space=twin.space)
+        for row in store.read("retrieval/list_graphs", prefix=f"mg_{twin.space}_"):
+            store.write("admin/drop_graph", name=row["graph"])
+
+
+def test_bad_engine_settings_are_named():
+    with pytest.raises(ValueError, match="ppr_engine"):
+        RetrievalConfig(ppr_engine="igraph")
+    with pytest.raises(ValueError, match="damping"):
+        RetrievalConfig(damping=1.0)

@@ -1,4 +1,7 @@
 // Personalised PageRank with weighted seeds; restart probability = 1 - dampingFactor.
+// Exact top-k per kind without resolving every scored node: only the $candidates best nodes are
+// looked up. When they hold >= k passages (>= m entities) those are the global top k, since every
+// node left out scores lower; otherwise the caller asks again with more candidates.
 CALL () {
   UNWIND $entity_seeds AS s MATCH (n:Entity {space: $space, id: s[0]}) RETURN n, s[1] AS w
   UNION ALL
@@ -11,9 +14,15 @@ CALL gds.pageRank.stream($graph, {sourceNodes: sources, dampingFactor: $damping,
                                   maxIterations: $iterations, tolerance: $tolerance, concurrency: $concurrency,
                                   logProgress: false})
 YIELD nodeId, score
-WITH gds.util.asNode(nodeId) AS node, score
-WHERE score > 0 AND (node:Passage OR node:Entity)
-WITH node, score, CASE WHEN node:Passage THEN 'passage' ELSE 'entity' END AS kind
+WITH nodeId, score WHERE score > 0
+ORDER BY score DESC LIMIT $candidates
+WITH collect([nodeId, score]) AS best
+UNWIND best AS b
+WITH size(best) AS considered, gds.util.asNode(b[0]) AS node, b[1] AS score
+WHERE node:Passage OR node:Entity
+WITH considered, node, score, CASE WHEN node:Passage THEN 'passage' ELSE 'entity' END AS kind
 ORDER BY score DESC
-WITH kind, collect({id: node.id, name: coalesce(node.name, node.title), score: score}) AS ranked
-RETURN kind, ranked[0..CASE kind WHEN 'passage' THEN $top_k ELSE $top_m END] AS top
+WITH considered, kind, collect([node, score]) AS ranked
+WITH considered, kind, size(ranked) AS found, ranked[0..CASE kind WHEN 'passage' THEN $top_k ELSE $top_m END] AS top
+RETURN kind, considered, found,
+       [x IN top | {id: x[0].id, name: coalesce(x[0].name, x[0].title), score: x[1], text: x[0].text}] AS top

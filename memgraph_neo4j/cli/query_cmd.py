@@ -11,16 +11,26 @@ out = Console()
 err = Console(stderr=True)
 
 
+def _retrieval_config(ppr_engine: str | None):
+    """None keeps the settings' default; a bad engine name is reported like any other bad input."""
+    from memgraph_neo4j.retrieval.engine import RetrievalConfig
+    from memgraph_neo4j.settings import Settings
+
+    return RetrievalConfig(ppr_engine=ppr_engine or Settings().ppr_engine)
+
+
 def query(text: str = typer.Argument(..., help="The question"),
           space: str = typer.Option("default", help="Memory space"),
           method: str = typer.Option("memgraphrag", help="dense | bm25 | hipporag2 | memgraphrag"),
           top_k: int = typer.Option(5, "--top-k", help="Passages to return"),
+          ppr_engine: str | None = typer.Option(None, "--ppr-engine",
+                                                help="gds | local | client (default MEMGRAPH_PPR_ENGINE, else gds)"),
           as_json: bool = typer.Option(False, "--json", help="Machine-readable output")) -> None:
     """Retrieve passages (with the facts, schemas and entities that seeded them)."""
     from memgraph_neo4j.graph import MemoryGraph
 
     try:
-        with MemoryGraph(space=space, extractor="offline") as memory:
+        with MemoryGraph(space=space, extractor="offline", retrieval=_retrieval_config(ppr_engine)) as memory:
             result = memory.search(text, method=method, top_k=top_k)
     except (StoreError, ValueError) as exc:
         err.print(f"[red]error:[/red] {exc}", highlight=False)
@@ -43,6 +53,8 @@ def ask(text: str = typer.Argument(..., help="The question"),
         space: str = typer.Option("default", help="Memory space"),
         method: str = typer.Option("memgraphrag", help="dense | bm25 | hipporag2 | memgraphrag"),
         top_k: int = typer.Option(5, "--top-k", help="Passages in the context"),
+        ppr_engine: str | None = typer.Option(None, "--ppr-engine",
+                                              help="gds | local | client (default MEMGRAPH_PPR_ENGINE, else gds)"),
         model: str | None = typer.Option(None, help="Chat model (default MEMGRAPH_LLM_MODEL)"),
         base_url: str | None = typer.Option(None, help="OpenAI-compatible endpoint (Ollama, vLLM)"),
         as_json: bool = typer.Option(False, "--json", help="Machine-readable output")) -> None:
@@ -51,7 +63,7 @@ def ask(text: str = typer.Argument(..., help="The question"),
     from memgraph_neo4j.llm.chat import OpenAIChat
 
     try:
-        with MemoryGraph(space=space, extractor="offline") as memory:
+        with MemoryGraph(space=space, extractor="offline", retrieval=_retrieval_config(ppr_engine)) as memory:
             chat = OpenAIChat(model=model or memory.settings.llm_model, base_url=base_url)
             answer = memory.ask(text, chat=chat, method=method, top_k=top_k)
     except (StoreError, ValueError) as exc:

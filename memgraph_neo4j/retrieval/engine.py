@@ -7,16 +7,22 @@ space that is rebuilt only when the memory's version changed.
 
 from __future__ import annotations
 
-import math
+import re
 import time
 from dataclasses import dataclass, field
+from typing import Any
 
 from pydantic import BaseModel, Field
 
+from memgraph_neo4j.memory import states
+from memgraph_neo4j.retrieval import ppr_engines as E
 from memgraph_neo4j.retrieval import seeds as S
+from memgraph_neo4j.retrieval.statistics import StatisticsSnapshot
 from memgraph_neo4j.store import GraphStore
 
 METHODS = ("dense", "bm25", "hipporag2", "memgraphrag")
+PPR_ENGINES = ("gds", "local", "client")
+MAX_FETCH = 4096  # most vector hits asked for one layer; a space that small a share of the index gets fewer
 
 
 class Hit(BaseModel):
@@ -45,10 +51,29 @@ class RetrievalConfig:
     iterations: int = 20  # with restart 0.5 the residual after 20 steps is ~0.5^20 = 1e-6
     tolerance: float = 1e-7
     concurrency: int = 1  # measured fastest per query on 2 cores (the open edition allows <= 4)
+    # "gds": gds.pageRank.stream on the named projection (the reference). "local": the same
+    # iteration in process on a copy of that projection, exported once per memory version.
+    # "client": through a graphdatascience client (see retrieval/ppr_engines.py).
+    ppr_engine: str = "gds"
+    over_fetch: int = 3  # vector hits asked per result wanted, before filtering by space and state
+    # vector hits asked per layer at least: the HNSW search is approximate and searches wider for a
+    # larger k; with 30 instead of 100, 17 of 100 MuSiQue questions got a different top-10 of schemas
+    min_fetch: int = 100
+    ppr_candidates: int = 300  # best-scored nodes resolved per GDS call; more only if they hold too few
     # edge weight of pending facts in the projection; None: 0 with the schema filter, else 1
     pending_weight: float | None = None
     type_weight: float = 1.0  # entity-type edges
+    # False: the "no adjudication" ablation, facts with a verdict (discarded, superseded, ...) are used
+    adjudication: bool = True
     seeds: S.SeedConfig = field(default_factory=S.SeedConfig)
+
+    def __post_init__(self) -> None:
+        if self.ppr_engine not in PPR_ENGINES:
+            raise ValueError(f"ppr_engine must be one of {', '.join(PPR_ENGINES)}, not {self.ppr_engine!r}")
+        if not 0 < self.damping < 1:
+            raise ValueError(f"damping must be in (0, 1), not {self.damping}")
+        if self.ppr_candidates < 1:
+            raise ValueError(f"ppr_candidates must be >= 1, not {self.ppr_candidates}")
 
 
 class _Timer:
@@ -69,37 +94,72 @@ def bm25_query(text: str) -> str:
 
 
 class Retriever:
-    def __init__(self, store: GraphStore, space: str, embedder, config: RetrievalConfig | None = None) -> None:
+    def __init__(self, store: GraphStore, space: str, embedder, config: RetrievalConfig | None = None,
+                 gds: Any = None) -> None:
+        """`gds`: a graphdatascience client for the "client" engine (default: one on the store's driver)."""
         self.store, self.space, self.embedder = store, space, embedder
         self.config = config or RetrievalConfig()
         self.projection_builds = 0  # observable: tests assert reuse and rebuild
+        self._statistics: tuple[int, StatisticsSnapshot] | None = None
+        engine = self.config.ppr_engine
+        self.engine: E.PprEngine = (E.GdsEngine(store, space, self.config) if engine == "gds"
+                                    else E.LocalEngine(store, space, self.config) if engine == "local"
+                                    else E.ClientEngine(store, space, self.config, gds))
 
     # ----- projection ----------------------------------------------------------------------------
+    @property
+    def local_exports(self) -> int:
+        return getattr(self.engine, "exports", 0)
+
     @property
     def pending_weight(self) -> float:
         if self.config.pending_weight is not None:
             return self.config.pending_weight
         return 0.0 if self.config.seeds.schema_filter else 1.0
 
+    @property
+    def fact_states(self) -> list[str]:
+        return states.fact_states(self.config.seeds.schema_filter, self.config.adjudication)
+
     def _name_parts(self) -> tuple[str, str]:
-        return f"mg_{self.space}_v", f"_p{self.pending_weight:g}_t{self.config.type_weight:g}"
+        verdicts = "" if self.config.adjudication else "_a0"
+        return f"mg_{self.space}_v", f"_p{self.pending_weight:g}_t{self.config.type_weight:g}{verdicts}"
 
     def graph_name(self, version: int) -> str:
         prefix, suffix = self._name_parts()
         return f"{prefix}{version}{suffix}"
 
-    def ensure_projection(self) -> str:
+    def ensure_projection(self, version: int | None = None, exists: bool | None = None) -> str:
+        """The projection's name for the memory's current version, built if missing.
+
+        Callers that already read the version and existence (the multi-layer query does) pass them.
+        Projections of older versions are dropped; other configurations of this version are kept,
+        so retrievers with different settings do not rebuild each other's graphs.
+        """
         prefix, suffix = self._name_parts()
-        state = self.store.read("retrieval/projection_state", space=self.space, prefix=prefix, suffix=suffix)[0]
-        name = self.graph_name(state["version"])
-        if state["exists"]:
+        if version is None or exists is None:
+            state = self.store.read("retrieval/projection_state", space=self.space, prefix=prefix, suffix=suffix)[0]
+            version, exists = state["version"], state["exists"]
+        name = self.graph_name(version)
+        if self.engine.projection_exists(name, exists):
             return name
-        for row in self.store.read("retrieval/list_graphs", prefix=f"mg_{self.space}_v"):
-            self.store.write("admin/drop_graph", name=row["graph"])
-        self.store.write("retrieval/project_graph", space=self.space, graph=name,
-                         pending_weight=self.pending_weight, type_weight=self.config.type_weight)
+        # ours: this space's projections of any version ("mg_a_v" is also a prefix of space "a_v2"'s)
+        ours = re.compile(re.escape(prefix) + r"(\d+)_p.*")
+        for graph in self.engine.graphs(prefix):
+            match = ours.fullmatch(graph)
+            if match and int(match.group(1)) != version:
+                self.engine.drop(graph)
+        self.engine.project(name, {"space": self.space, "fact_states": self.fact_states,
+                                   "pending_weight": self.pending_weight, "type_weight": self.config.type_weight})
         self.projection_builds += 1
         return name
+
+    def statistics(self, version: int) -> StatisticsSnapshot:
+        """Seed statistics of the space at memory `version`, read once per version."""
+        if self._statistics is None or self._statistics[0] != version:
+            row = self.store.read("retrieval/export_statistics", space=self.space)[0]
+            self._statistics = (version, StatisticsSnapshot(row))
+        return self._statistics[1]
 
     # ----- methods -------------------------------------------------------------------------------
     def search(self, question: str, method: str = "memgraphrag", top_k: int = 5, top_m: int = 10) -> RetrievalResult:
@@ -111,7 +171,7 @@ class Retriever:
                                    k=top_k, fetch=top_k * 20)
             timer.lap("search")
             return self._finish(RetrievalResult(method=method, passages=[Hit(id=r["id"], name=r["title"],
-                                                score=r["score"]) for r in rows]), timer)
+                                                score=r["score"], text=r["text"]) for r in rows]), timer)
         vector = self.embedder.embed_query(question).tolist()
         timer.lap("embed")
         if method == "dense":
@@ -119,61 +179,48 @@ class Retriever:
                                    fetch=top_k * 20)
             timer.lap("vector")
             return self._finish(RetrievalResult(method=method, passages=[
-                Hit(id=r["id"], name=r["title"], score=r["score"]) for r in rows]), timer)
+                Hit(id=r["id"], name=r["title"], score=r["score"], text=r["text"]) for r in rows]), timer)
         return self._graph_search(method, vector, top_k, top_m, timer)
 
     def _graph_search(self, method: str, vector: list[float], top_k: int, top_m: int,
                       timer: _Timer) -> RetrievalResult:
         cfg, c = self.config.seeds, self.config
-        layers = self.store.read(
-            "retrieval/memory_layers", space=self.space, vector=vector,
-            fact_states=["active"] if cfg.schema_filter else ["active", "pending"],
-            k_facts=c.top_k_facts if method == "hipporag2" else max(c.top_k_facts, 20), fetch_facts=200,
-            schema_states=["stable"] if cfg.schema_filter else ["stable", "candidate"],
-            k_schemas=0 if method == "hipporag2" else c.top_k_schemas, fetch_schemas=100,
-            k_passages=c.top_n_passages, fetch_passages=c.top_n_passages * 4)[0]
+        # memgraphrag keeps at most cfg.top_k_facts facts above the threshold (None: all, read 50)
+        k_facts = c.top_k_facts if method == "hipporag2" else cfg.top_k_facts or 50
+        layers = self._memory_layers(vector, k_facts=k_facts, k_schemas=0 if method == "hipporag2" else c.top_k_schemas)
         facts, schemas = layers["facts"], layers["schemas"]
-        dense = [Hit(id=r["id"], name=r["title"], score=r["score"]) for r in layers["passages"]]
+        dense = [Hit(id=r["id"], name=r["title"], score=r["score"], text=r["text"]) for r in layers["passages"]]
         timer.lap("vector")
         fact_hits = [S.FactHit(r["id"], r["score"], r["head_id"], r["tail_id"]) for r in facts]
         schema_hits = [S.SchemaHit(r["id"], r["score"], r["head_type"], r["tail_type"]) for r in schemas]
         passage_hits = [S.PassageHit(h.id, h.score) for h in dense]
         entity_ids = sorted({i for f in fact_hits for i in (f.head_id, f.tail_id)})
         type_ids = sorted({t for s in schema_hits for t in (s.head_type, s.tail_type)})
-        stats = self.store.read("retrieval/seed_statistics", space=self.space, entity_ids=entity_ids,
-                                type_ids=type_ids, passage_ids=[p.passage_id for p in passage_hits])[0]
-        entity_passages = {i: n for i, n in stats["entity_passages"]}
-        type_degree = {i: n for i, n in stats["type_degree"]}
-        passage_entities: dict[str, list[str]] = {p.passage_id: [] for p in passage_hits}
-        idf_map: dict[str, float] = {}
-        total = max(stats["passages"], 1)
-        for pid, eid, df in stats["passage_mentions"]:
-            if eid is not None:
-                passage_entities[pid].append(eid)
-                idf_map[eid] = math.log(total / max(df, 1))
+        passage_ids = [p.passage_id for p in passage_hits]
+        stats = self.statistics(layers["version"]).lookup(entity_ids, type_ids, passage_ids)
         if method == "hipporag2":
-            weights = S.hipporag2_seeds(fact_hits, passage_hits, entity_passage_count=entity_passages,
+            weights = S.hipporag2_seeds(fact_hits, passage_hits, entity_passage_count=stats.entity_passages,
                                         alpha=cfg.alpha, top_k_facts=self.config.top_k_facts)
             used_facts = fact_hits[: self.config.top_k_facts]
         else:
-            weights = S.memgraphrag_seeds(fact_hits, schema_hits, passage_hits, entity_passage_count=entity_passages,
-                                          type_degree=type_degree, passage_entities=passage_entities,
-                                          idf_map=idf_map, config=cfg)
+            weights = S.memgraphrag_seeds(fact_hits, schema_hits, passage_hits,
+                                          entity_passage_count=stats.entity_passages, type_degree=stats.type_degree,
+                                          passage_entities=stats.passage_entities, idf_map=stats.idf, config=cfg)
             used_facts = S.select_facts(fact_hits, cfg.fact_threshold, cfg.top_k_facts)
         timer.lap("seeding")
         kinds = {"entity": set(entity_ids), "type": set(type_ids)}
-        entity_seeds = [[k, w] for k, w in weights.items() if k in kinds["entity"]]
-        # without entity-type edges the Type nodes are not in the projection: they cannot seed
-        type_seeds = [[k, w] for k, w in weights.items() if k in kinds["type"]] if self.config.type_weight > 0 else []
-        passage_seeds = [[k, w] for k, w in weights.items() if k not in kinds["entity"] and k not in kinds["type"]]
-        if not entity_seeds and not type_seeds:  # nothing from the memory: plain dense retrieval
+        seeds = E.Seeds(
+            entity=[[k, w] for k, w in weights.items() if k in kinds["entity"]],
+            # without entity-type edges the Type nodes are not in the projection: they cannot seed
+            type=[[k, w] for k, w in weights.items() if k in kinds["type"]] if self.config.type_weight > 0 else [],
+            passage=[[k, w] for k, w in weights.items() if k not in kinds["entity"] and k not in kinds["type"]])
+        if not seeds.entity and not seeds.type:  # nothing from the memory: plain dense retrieval
             return self._finish(RetrievalResult(method=method, passages=dense[:top_k], fallback=True), timer)
-        graph = self.ensure_projection()
+        graph = self.ensure_projection(layers["version"], layers["exists"])
+        if isinstance(self.engine, E.LocalEngine):
+            self.engine.local_graph(graph)  # the export (once per projection) counts as projection time
         timer.lap("projection")
-        ranked = {r["kind"]: r["top"] for r in self.store.read(
-            "retrieval/ppr", space=self.space, graph=graph, entity_seeds=entity_seeds, type_seeds=type_seeds,
-            passage_seeds=passage_seeds, damping=self.config.damping, iterations=self.config.iterations,
-            tolerance=self.config.tolerance, concurrency=self.config.concurrency, top_k=top_k, top_m=top_m)}
+        ranked = self.engine.rank(graph, seeds, top_k, top_m)
         timer.lap("ppr")
         fact_text = {r["id"]: r["text"] for r in facts}
         return self._finish(RetrievalResult(
@@ -183,14 +230,40 @@ class Retriever:
             facts=[Hit(id=f.fact_id, score=f.score, text=fact_text.get(f.fact_id)) for f in used_facts],
             schemas=[Hit(id=r["id"], score=r["score"], text=f"{r['head_type']} -{r['relation']}-> {r['tail_type']}")
                      for r in schemas if r["score"] > cfg.schema_threshold],
-        ), timer)
+        ), timer, known=dense)
 
-    def _finish(self, result: RetrievalResult, timer: _Timer) -> RetrievalResult:
-        if result.passages and result.passages[0].text is None:
-            texts = {r["id"]: r for r in self.store.read("retrieval/passage_texts", space=self.space,
-                                                         ids=[h.id for h in result.passages])}
+    def _memory_layers(self, vector: list[float], k_facts: int, k_schemas: int) -> dict:
+        """Top facts, schemas and passages of this space; asks the shared indexes for more hits only
+        when filtering by space and state left a layer short and the index may hold more."""
+        c, schema_filter = self.config, self.config.seeds.schema_filter
+        want = {"facts": k_facts, "schemas": k_schemas, "passages": c.top_n_passages}
+        fetch = {layer: max(c.over_fetch * k, c.min_fetch if k else 1) for layer, k in want.items()}
+        prefix, suffix = self._name_parts()
+        while True:
+            layers = self.store.read(
+                "retrieval/memory_layers", space=self.space, vector=vector, graph_prefix=prefix, graph_suffix=suffix,
+                fact_states=self.fact_states, k_facts=k_facts, fetch_facts=fetch["facts"],
+                schema_states=states.schema_states(schema_filter), k_schemas=k_schemas, fetch_schemas=fetch["schemas"],
+                k_passages=c.top_n_passages, fetch_passages=fetch["passages"])[0]
+            short = [layer for layer, k in want.items() if len(layers[layer]) < k
+                     and layers[f"{layer}_scanned"] >= fetch[layer] and fetch[layer] < MAX_FETCH]
+            if not short:
+                return layers
+            for layer in short:
+                fetch[layer] = min(fetch[layer] * 8, MAX_FETCH)
+
+    def _finish(self, result: RetrievalResult, timer: _Timer, known: list[Hit] = ()) -> RetrievalResult:
+        """Passage texts: from hits that already carry them (`known`), the rest in one read."""
+        texts = {h.id: h.text for h in known if h.text is not None}
+        for hit in result.passages:
+            hit.text = hit.text if hit.text is not None else texts.get(hit.id)
+        missing = [h.id for h in result.passages if h.text is None]
+        if missing:
+            rows = {r["id"]: r["text"]
+                    for r in self.store.read("retrieval/passage_texts", space=self.space, ids=missing)}
             for hit in result.passages:
-                hit.text = texts.get(hit.id, {}).get("text")
+                if hit.text is None:
+                    hit.text = rows.get(hit.id)
         timer.lap("fetch")
         result.timings_ms = {k: round(v, 2) for k, v in timer.laps.items()}
         return result

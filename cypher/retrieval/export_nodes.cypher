@@ -1,0 +1,10 @@
+// The nodes a projection of one space can hold, keyed by GDS's node id (the Neo4j internal id,
+// which is what a Cypher projection uses), for the in-process PPR. Collected into lists: one row.
+CALL () {
+  MATCH (n:Entity {space: $space}) RETURN n, 'entity' AS kind, n.name AS name
+  UNION ALL
+  MATCH (n:Type {space: $space}) RETURN n, 'type' AS kind, n.id AS name
+  UNION ALL
+  MATCH (n:Passage {space: $space}) RETURN n, 'passage' AS kind, n.title AS name
+}
+RETURN collect(id(n)) AS keys, collect(kind) AS kinds, collect(n.id) AS ids, collect(name) AS names

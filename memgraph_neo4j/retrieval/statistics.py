@@ -1,0 +1,45 @@
+"""What the seed formulas need besides the hits: passages per entity, entities per type, the
+entities of each hit passage and the number of passages (IDF, hub suppression, density).
+
+`StatisticsSnapshot` holds them for a whole space at one memory version (one read per version,
+cypher/retrieval/export_statistics), so seeding a query costs no round trip.
+"""
+
+from __future__ import annotations
+
+import math
+from collections import Counter, defaultdict
+from collections.abc import Iterable
+from dataclasses import dataclass, field
+
+
+@dataclass
+class SeedStatistics:
+    passages: int
+    entity_passages: dict[str, int] = field(default_factory=dict)
+    type_degree: dict[str, int] = field(default_factory=dict)
+    passage_entities: dict[str, list[str]] = field(default_factory=dict)
+    idf: dict[str, float] = field(default_factory=dict)  # log(N / df) of the hit passages' entities
+
+
+class StatisticsSnapshot:
+    """The seed statistics of a whole space, read once (cypher/retrieval/export_statistics)."""
+
+    def __init__(self, row: dict) -> None:
+        self.passages = row["passages"]
+        self.entities_of: dict[str, list[str]] = defaultdict(list)
+        for pid, eid in zip(row["mention_passages"], row["mention_entities"], strict=True):
+            self.entities_of[pid].append(eid)
+        self.df = Counter(row["mention_entities"])
+        self.type_degree = {t: n for t, n in row["type_degree"]}
+
+    def lookup(self, entity_ids: Iterable[str], type_ids: Iterable[str], passage_ids: Iterable[str]) -> SeedStatistics:
+        total = max(self.passages, 1)
+        passage_ids = list(passage_ids)
+        stats = SeedStatistics(self.passages, {e: self.df.get(e, 0) for e in entity_ids},
+                               {t: self.type_degree.get(t, 0) for t in type_ids},
+                               {p: list(self.entities_of.get(p, ())) for p in passage_ids})
+        for p in passage_ids:
+            for e in stats.passage_entities[p]:
+                stats.idf[e] = math.log(total / max(self.df[e], 1))
+        return stats
