@@ -23,24 +23,20 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
+from benchmarks.common import (  # noqa: E402
+    MUSIQUE,
+    RESULTS,
+    drop_projections,
+    percentile,
+    write_table,
+)
 from memgraph_neo4j.embeddings import make_embedder  # noqa: E402
 from memgraph_neo4j.retrieval.engine import RetrievalConfig, Retriever  # noqa: E402
 from memgraph_neo4j.store import GraphStore  # noqa: E402
 
-DATA = ROOT.parent / "shared" / "data" / "musique_train"
 ROWS = [("dense", "-"), ("bm25", "-"), ("hipporag2", "gds"), ("hipporag2", "local"),
         ("memgraphrag", "gds"), ("memgraphrag", "local"), ("memgraphrag", "client")]
 STAGES = ["search", "embed", "vector", "seeding", "projection", "ppr", "fetch"]
-
-
-def percentile(values: list[float], q: float) -> float:
-    ordered = sorted(values)
-    return ordered[min(len(ordered) - 1, int(round(q * (len(ordered) - 1))))]
-
-
-def drop_projections(store: GraphStore, space: str) -> None:
-    for row in store.read("retrieval/list_graphs", prefix=f"mg_{space}_"):
-        store.write("admin/drop_graph", name=row["graph"])
 
 
 def main() -> None:
@@ -50,13 +46,13 @@ def main() -> None:
     parser.add_argument("--warmup", type=int, default=10)
     parser.add_argument("--replot", action="store_true", help="redraw latency.png from latency.json, no queries")
     args = parser.parse_args()
-    out = ROOT / "benchmarks" / "results"
+    out = RESULTS
     if args.replot:
         saved = json.loads((out / "latency.json").read_text())
         plot(saved["results"], saved["questions"], out / "latency.png")
         return
 
-    questions = [q["question"] for q in json.loads((DATA / "questions.json").read_text())[: args.limit]]
+    questions = [q["question"] for q in json.loads((MUSIQUE / "questions.json").read_text())[: args.limit]]
     embedder = make_embedder("minilm")
     embedder.embed_query("warm up the model")
     results: dict[str, dict] = {}
@@ -98,14 +94,11 @@ def main() -> None:
     out.mkdir(exist_ok=True)
     (out / "latency.json").write_text(json.dumps({"questions": len(questions), "space": args.space,
                                                   "results": results}, indent=2))
-    lines = ["| method (PPR engine) | p50 ms | p95 ms | p50 / dense | stage p50s (ms) | first query ms |",
-             "|---|---|---|---|---|---|"]
-    for label, r in results.items():
-        stages = ", ".join(f"{k} {v}" for k, v in r["stages_p50_ms"].items())
-        lines.append(f"| {label} | {r['p50_ms']} | {r['p95_ms']} | {r['p50_vs_dense']}x | {stages} | "
-                     f"{r['first_query_ms']} |")
-    (out / "latency.md").write_text("\n".join(lines) + "\n")
-    print("\n".join(lines))
+    print(write_table(out / "latency.md",
+                      ["method (PPR engine)", "p50 ms", "p95 ms", "p50 / dense", "stage p50s (ms)", "first query ms"],
+                      [[label, r["p50_ms"], r["p95_ms"], f"{r['p50_vs_dense']}x",
+                        ", ".join(f"{k} {v}" for k, v in r["stages_p50_ms"].items()), r["first_query_ms"]]
+                       for label, r in results.items()]))
     plot(results, len(questions), out / "latency.png")
 
 

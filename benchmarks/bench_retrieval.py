@@ -24,12 +24,17 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
+from benchmarks.common import (  # noqa: E402
+    MUSIQUE,
+    RESULTS,
+    drop_projections,
+    percentile,
+    write_table,
+)
 from memgraph_neo4j.embeddings import make_embedder  # noqa: E402
 from memgraph_neo4j.retrieval.engine import RetrievalConfig, Retriever  # noqa: E402
 from memgraph_neo4j.retrieval.seeds import SeedConfig  # noqa: E402
 from memgraph_neo4j.store import GraphStore  # noqa: E402
-
-DATA = ROOT.parent / "shared" / "data" / "musique_train"
 
 PAPER = SeedConfig.paper()  # eq. 6 mean entity weights, schema filter (active facts, stable schemas)
 VARIANTS: dict[str, tuple[str, SeedConfig, dict]] = {
@@ -50,18 +55,13 @@ def recall(ranked_titles: list[str], gold: set[str], k: int) -> float:
     return len(gold & set(ranked_titles[:k])) / len(gold)
 
 
-def percentile(values: list[float], q: float) -> float:
-    ordered = sorted(values)
-    return ordered[min(len(ordered) - 1, int(round(q * (len(ordered) - 1))))]
-
-
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--space", default="musique")
     parser.add_argument("--limit", type=int, default=100)
     args = parser.parse_args()
 
-    questions = json.loads((DATA / "questions.json").read_text())[: args.limit]
+    questions = json.loads((MUSIQUE / "questions.json").read_text())[: args.limit]
     embedder = make_embedder("minilm")
     results: dict[str, dict] = {}
     with GraphStore.connect() as store:
@@ -70,8 +70,7 @@ def main() -> None:
             retriever = Retriever(store, args.space, embedder, config)
             first_ms = None
             if method in ("hipporag2", "memgraphrag"):
-                for row in store.read("retrieval/list_graphs", prefix=f"mg_{args.space}_"):
-                    store.write("admin/drop_graph", name=row["graph"])  # measure a cold first query
+                drop_projections(store, args.space)  # measure a cold first query
                 began = time.perf_counter()
                 retriever.search(questions[0]["question"], method=method, top_k=5)
                 first_ms = (time.perf_counter() - began) * 1000
@@ -96,17 +95,15 @@ def main() -> None:
             print(f"{label:52s} R@2 {results[label]['R@2']:.3f}  R@5 {results[label]['R@5']:.3f}  "
                   f"p50 {results[label]['p50_ms']} ms  p95 {results[label]['p95_ms']} ms", flush=True)
 
-    out = ROOT / "benchmarks" / "results"
+    out = RESULTS
     out.mkdir(exist_ok=True)
     (out / "retrieval.json").write_text(json.dumps({"questions": len(questions), "space": args.space,
                                                     "results": results}, indent=2))
-    lines = ["| method | R@2 | R@5 | p50 ms | p95 ms | stages p50 (ms) | first query ms |", "|---|---|---|---|---|---|---|"]
-    for label, r in results.items():
-        stages = ", ".join(f"{k} {v}" for k, v in r["stages_p50_ms"].items())
-        lines.append(f"| {label} | {r['R@2']:.3f} | {r['R@5']:.3f} | {r['p50_ms']} | {r['p95_ms']} | {stages} | "
-                     f"{r['first_query_ms'] or ''} |")
-    (out / "retrieval.md").write_text("\n".join(lines) + "\n")
-    print("\n".join(lines))
+    print(write_table(out / "retrieval.md",
+                      ["method", "R@2", "R@5", "p50 ms", "p95 ms", "stages p50 (ms)", "first query ms"],
+                      [[label, f"{r['R@2']:.3f}", f"{r['R@5']:.3f}", r["p50_ms"], r["p95_ms"],
+                        ", ".join(f"{k} {v}" for k, v in r["stages_p50_ms"].items()), r["first_query_ms"]]
+                       for label, r in results.items()]))
     try:
         import matplotlib
 

@@ -2,6 +2,10 @@
 
 from __future__ import annotations
 
+import json
+import os
+import subprocess
+import sys
 from collections import Counter
 
 import numpy as np
@@ -235,3 +239,22 @@ def test_bad_engine_settings_are_named():
         RetrievalConfig(ppr_engine="igraph")
     with pytest.raises(ValueError, match="damping"):
         RetrievalConfig(damping=1.0)
+
+
+def _cli(connection, *args: str) -> subprocess.CompletedProcess:
+    env = dict(os.environ, NEO4J_URI=connection.uri, NEO4J_USERNAME=connection.username,
+               NEO4J_PASSWORD=connection.password, NEO4J_DATABASE=connection.database)
+    env.pop("OPENAI_API_KEY", None)
+    return subprocess.run([sys.executable, "-m", "memgraph_neo4j.cli.main", *args], capture_output=True,
+                          text=True, env=env, timeout=600)
+
+
+def test_query_and_ask_cli(memory, neo4j_connection, space):
+    ok = _cli(neo4j_connection, "query", QUESTION, "--space", space, "--json", "--ppr-engine", "local")
+    assert ok.returncode == 0, ok.stderr
+    result = json.loads(ok.stdout)
+    assert {p["name"] for p in result["passages"][:2]} == {"Curie", "Warsaw"} and not result["fallback"]
+    bad = _cli(neo4j_connection, "query", QUESTION, "--space", space, "--ppr-engine", "igraph")
+    assert bad.returncode == 1 and "ppr_engine must be one of gds, local, client" in bad.stderr
+    no_llm = _cli(neo4j_connection, "ask", QUESTION, "--space", space, "--base-url", "http://127.0.0.1:9/v1")
+    assert no_llm.returncode == 1 and "http://127.0.0.1:9/v1" in no_llm.stderr and "Traceback" not in no_llm.stderr

@@ -12,6 +12,7 @@ from memgraph_neo4j.retrieval.seeds import (
     PassageHit,
     SchemaHit,
     SeedConfig,
+    SeedStatistics,
     combine,
     entity_seeds_hipporag,
     entity_seeds_mean,
@@ -162,17 +163,18 @@ def test_fact_threshold_drops_at_and_below_tau_and_top_k():
 FACTS = [FactHit("f1", 0.9, "A", "B"), FactHit("f2", 0.7, "B", "C"), FactHit("f3", 0.55, "C", "D")]
 SCHEMAS = [SchemaHit("s1", 0.8, "Drug", "Disease"), SchemaHit("s2", 0.4, "Gene", "Drug")]
 PASSAGES = [PassageHit("p1", 0.8)]
-STATS = dict(
-    entity_passage_count={"A": 1, "B": 2, "C": 1, "D": 1},
+STATS = SeedStatistics(
+    passages=10,
+    entity_passages={"A": 1, "B": 2, "C": 1, "D": 1},
     type_degree={"Drug": 3, "Disease": 1000, "Gene": 5},
     passage_entities={"p1": []},
-    idf_map={},
+    idf={},
 )
 PAPER = SeedConfig(entity_weighting="mean", schema_threshold=0.5)
 
 
 def test_memgraphrag_seeds_hand_computed():
-    dist = memgraphrag_seeds(FACTS, SCHEMAS, PASSAGES, **STATS, config=PAPER)
+    dist = memgraphrag_seeds(FACTS, SCHEMAS, PASSAGES, STATS, PAPER)
     # facts: f3 (0.55 <= 0.6) dropped -> entities (eq. 6): A 0.9, B (0.9+0.7)/2 = 0.8, C 0.7; D absent
     # schemas: s2 (0.4 <= 0.5) dropped -> Drug 0.8/ln 4 = 0.577078, Disease 0.8/ln 1001 = 0.115795; Gene absent
     # passage p1: no entities -> 0.8 * 0.05 * 0.5 = 0.02
@@ -184,11 +186,11 @@ def test_memgraphrag_seeds_hand_computed():
 
 
 def test_memgraphrag_nothing_positive_is_empty():
-    assert memgraphrag_seeds([], [], [], **STATS, config=PAPER) == {}
+    assert memgraphrag_seeds([], [], [], STATS, PAPER) == {}
 
 
 def _raw(config: SeedConfig) -> dict[str, float]:
-    return memgraphrag_weights(FACTS, SCHEMAS, PASSAGES, **STATS, config=config)
+    return memgraphrag_weights(FACTS, SCHEMAS, PASSAGES, STATS, config)
 
 
 def _split(w: dict[str, float]) -> tuple[dict, dict, dict]:

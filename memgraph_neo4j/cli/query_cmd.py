@@ -2,39 +2,50 @@
 
 from __future__ import annotations
 
+from collections.abc import Iterator
+from contextlib import contextmanager
+from typing import TYPE_CHECKING
+
 import typer
 from rich.console import Console
 
 from memgraph_neo4j.store import StoreError
 
+if TYPE_CHECKING:
+    from memgraph_neo4j.graph import MemoryGraph
+
 out = Console()
 err = Console(stderr=True)
 
 
-def _retrieval_config(ppr_engine: str | None):
-    """None keeps the settings' default; a bad engine name is reported like any other bad input."""
+ENGINE_HELP = "gds | local | client (default MEMGRAPH_PPR_ENGINE, else gds)"
+
+
+@contextmanager
+def _memory(space: str, ppr_engine: str | None) -> Iterator[MemoryGraph]:
+    """The space's MemoryGraph; store errors and bad input end the command with a one-line message."""
+    from memgraph_neo4j.graph import MemoryGraph
     from memgraph_neo4j.retrieval.engine import RetrievalConfig
     from memgraph_neo4j.settings import Settings
 
-    return RetrievalConfig(ppr_engine=ppr_engine or Settings().ppr_engine)
+    try:
+        config = RetrievalConfig(ppr_engine=ppr_engine or Settings().ppr_engine)
+        with MemoryGraph(space=space, extractor="offline", retrieval=config) as memory:
+            yield memory
+    except (StoreError, ValueError) as exc:
+        err.print(f"[red]error:[/red] {exc}", highlight=False)
+        raise typer.Exit(1) from None
 
 
 def query(text: str = typer.Argument(..., help="The question"),
           space: str = typer.Option("default", help="Memory space"),
           method: str = typer.Option("memgraphrag", help="dense | bm25 | hipporag2 | memgraphrag"),
           top_k: int = typer.Option(5, "--top-k", help="Passages to return"),
-          ppr_engine: str | None = typer.Option(None, "--ppr-engine",
-                                                help="gds | local | client (default MEMGRAPH_PPR_ENGINE, else gds)"),
+          ppr_engine: str | None = typer.Option(None, "--ppr-engine", help=ENGINE_HELP),
           as_json: bool = typer.Option(False, "--json", help="Machine-readable output")) -> None:
     """Retrieve passages (with the facts, schemas and entities that seeded them)."""
-    from memgraph_neo4j.graph import MemoryGraph
-
-    try:
-        with MemoryGraph(space=space, extractor="offline", retrieval=_retrieval_config(ppr_engine)) as memory:
-            result = memory.search(text, method=method, top_k=top_k)
-    except (StoreError, ValueError) as exc:
-        err.print(f"[red]error:[/red] {exc}", highlight=False)
-        raise typer.Exit(1)
+    with _memory(space, ppr_engine) as memory:
+        result = memory.search(text, method=method, top_k=top_k)
     if as_json:
         typer.echo(result.model_dump_json(indent=2))
         return
@@ -53,22 +64,25 @@ def ask(text: str = typer.Argument(..., help="The question"),
         space: str = typer.Option("default", help="Memory space"),
         method: str = typer.Option("memgraphrag", help="dense | bm25 | hipporag2 | memgraphrag"),
         top_k: int = typer.Option(5, "--top-k", help="Passages in the context"),
-        ppr_engine: str | None = typer.Option(None, "--ppr-engine",
-                                              help="gds | local | client (default MEMGRAPH_PPR_ENGINE, else gds)"),
+        ppr_engine: str | None = typer.Option(None, "--ppr-engine", help=ENGINE_HELP),
         model: str | None = typer.Option(None, help="Chat model (default MEMGRAPH_LLM_MODEL)"),
         base_url: str | None = typer.Option(None, help="OpenAI-compatible endpoint (Ollama, vLLM)"),
         as_json: bool = typer.Option(False, "--json", help="Machine-readable output")) -> None:
     """Answer a question from the memory, citing passages."""
-    from memgraph_neo4j.graph import MemoryGraph
     from memgraph_neo4j.llm.chat import OpenAIChat
 
-    try:
-        with MemoryGraph(space=space, extractor="offline", retrieval=_retrieval_config(ppr_engine)) as memory:
-            chat = OpenAIChat(model=model or memory.settings.llm_model, base_url=base_url)
+    import openai
+
+    with _memory(space, ppr_engine) as memory:
+        chat_model = model or memory.settings.llm_model
+        try:
+            chat = OpenAIChat(model=chat_model, base_url=base_url)
             answer = memory.ask(text, chat=chat, method=method, top_k=top_k)
-    except (StoreError, ValueError) as exc:
-        err.print(f"[red]error:[/red] {exc}", highlight=False)
-        raise typer.Exit(1)
+        except (openai.OpenAIError, TimeoutError) as exc:
+            where = base_url or "OPENAI_BASE_URL / api.openai.com"
+            err.print(f"[red]error:[/red] chat model {chat_model!r} at {where}: {exc} "
+                      "(set --model/--base-url, or OPENAI_API_KEY)", highlight=False)
+            raise typer.Exit(1) from None
     if as_json:
         typer.echo(answer.model_dump_json(indent=2))
         return

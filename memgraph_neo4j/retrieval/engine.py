@@ -203,9 +203,7 @@ class Retriever:
                                         alpha=cfg.alpha, top_k_facts=self.config.top_k_facts)
             used_facts = fact_hits[: self.config.top_k_facts]
         else:
-            weights = S.memgraphrag_seeds(fact_hits, schema_hits, passage_hits,
-                                          entity_passage_count=stats.entity_passages, type_degree=stats.type_degree,
-                                          passage_entities=stats.passage_entities, idf_map=stats.idf, config=cfg)
+            weights = S.memgraphrag_seeds(fact_hits, schema_hits, passage_hits, stats, cfg)
             used_facts = S.select_facts(fact_hits, cfg.fact_threshold, cfg.top_k_facts)
         timer.lap("seeding")
         kinds = {"entity": set(entity_ids), "type": set(type_ids)}

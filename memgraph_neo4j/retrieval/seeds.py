@@ -22,7 +22,7 @@ from __future__ import annotations
 import math
 from collections import defaultdict
 from collections.abc import Collection, Iterable, Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Literal
 
 EntityWeighting = Literal["mean", "hipporag"]
@@ -265,49 +265,42 @@ def select_facts(fact_hits: Iterable[FactHit], threshold: float, top_k: int | No
     return kept if top_k is None else kept[:top_k]
 
 
-def memgraphrag_weights(
-    fact_hits: Iterable[FactHit],
-    schema_hits: Iterable[SchemaHit],
-    passage_hits: Iterable[PassageHit],
-    *,
-    entity_passage_count: Mapping[str, int],
-    type_degree: Mapping[str, int],
-    passage_entities: Mapping[str, Collection[str]],
-    idf_map: Mapping[str, float],
-    config: SeedConfig,
-) -> dict[str, float]:
+@dataclass
+class SeedStatistics:
+    """What the formulas need besides the hits (read from the memory, see retrieval/statistics)."""
+
+    passages: int = 0  # passages in the space (the N of IDF)
+    entity_passages: dict[str, int] = field(default_factory=dict)  # passages mentioning each entity
+    type_degree: dict[str, int] = field(default_factory=dict)  # entities of each type
+    passage_entities: dict[str, list[str]] = field(default_factory=dict)  # entities of each hit passage
+    idf: dict[str, float] = field(default_factory=dict)  # log(N / df) of those entities
+
+
+def memgraphrag_weights(fact_hits: Iterable[FactHit], schema_hits: Iterable[SchemaHit],
+                        passage_hits: Iterable[PassageHit], stats: SeedStatistics,
+                        config: SeedConfig) -> dict[str, float]:
     """Unnormalised MemGraphRAG seed weights (entities + types + passages); see memgraphrag_seeds."""
     facts = select_facts(fact_hits, config.fact_threshold, config.top_k_facts)
     if config.entity_weighting == "mean":
         entities = entity_seeds_mean(facts)
     else:
-        entities = entity_seeds_hipporag(facts, entity_passage_count)
+        entities = entity_seeds_hipporag(facts, stats.entity_passages)
     schemas = [h for h in schema_hits if h.score > config.schema_threshold]
-    types = type_seeds(schemas, type_degree, hub_suppression=config.hub_suppression)
-    passages = passage_seeds(passage_hits, passage_entities, idf_map, alpha=config.alpha,
+    types = type_seeds(schemas, stats.type_degree, hub_suppression=config.hub_suppression)
+    passages = passage_seeds(passage_hits, stats.passage_entities, stats.idf, alpha=config.alpha,
                              density=config.density, normalise_scores=config.normalise_passage_scores)
     return combine(entities, types, passages)
 
 
-def memgraphrag_seeds(
-    fact_hits: Iterable[FactHit],
-    schema_hits: Iterable[SchemaHit],
-    passage_hits: Iterable[PassageHit],
-    *,
-    entity_passage_count: Mapping[str, int],
-    type_degree: Mapping[str, int],
-    passage_entities: Mapping[str, Collection[str]],
-    idf_map: Mapping[str, float],
-    config: SeedConfig,
-) -> dict[str, float]:
+def memgraphrag_seeds(fact_hits: Iterable[FactHit], schema_hits: Iterable[SchemaHit],
+                      passage_hits: Iterable[PassageHit], stats: SeedStatistics,
+                      config: SeedConfig) -> dict[str, float]:
     """One restart distribution over entity, type and passage ids (eq. 6-8 with the thresholds).
 
     Facts: score > fact_threshold, then the top_k_facts strongest. Schemas: score > schema_threshold.
     Returns {} when nothing is positive; the caller should then fall back to dense ranking.
     """
-    return to_distribution(memgraphrag_weights(
-        fact_hits, schema_hits, passage_hits, entity_passage_count=entity_passage_count,
-        type_degree=type_degree, passage_entities=passage_entities, idf_map=idf_map, config=config))
+    return to_distribution(memgraphrag_weights(fact_hits, schema_hits, passage_hits, stats, config))
 
 
 def hipporag2_seeds(

@@ -10,16 +10,8 @@ from __future__ import annotations
 import math
 from collections import Counter, defaultdict
 from collections.abc import Iterable
-from dataclasses import dataclass, field
 
-
-@dataclass
-class SeedStatistics:
-    passages: int
-    entity_passages: dict[str, int] = field(default_factory=dict)
-    type_degree: dict[str, int] = field(default_factory=dict)
-    passage_entities: dict[str, list[str]] = field(default_factory=dict)
-    idf: dict[str, float] = field(default_factory=dict)  # log(N / df) of the hit passages' entities
+from memgraph_neo4j.retrieval.seeds import SeedStatistics
 
 
 class StatisticsSnapshot:

@@ -1,0 +1,32 @@
+"""Helpers the benchmark scripts share: percentiles, cold starts, result tables."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from memgraph_neo4j.store import GraphStore
+
+ROOT = Path(__file__).resolve().parent.parent
+RESULTS = ROOT / "benchmarks" / "results"
+MUSIQUE = ROOT.parent / "shared" / "data" / "musique_train"
+
+
+def percentile(values: list[float], q: float) -> float:
+    """Nearest-rank percentile (q in [0, 1])."""
+    ordered = sorted(values)
+    return ordered[min(len(ordered) - 1, int(round(q * (len(ordered) - 1))))]
+
+
+def drop_projections(store: GraphStore, space: str) -> None:
+    """Every GDS projection of the space, so that the next query measures a cold start."""
+    for row in store.read("retrieval/list_graphs", prefix=f"mg_{space}_"):
+        store.write("admin/drop_graph", name=row["graph"])
+
+
+def write_table(path: Path, header: list[str], rows: list[list[object]]) -> str:
+    """A Markdown table to `path` (and returned, for printing)."""
+    lines = ["| " + " | ".join(header) + " |", "|" + "---|" * len(header)]
+    lines += ["| " + " | ".join("" if cell is None else str(cell) for cell in row) + " |" for row in rows]
+    text = "\n".join(lines) + "\n"
+    path.write_text(text)
+    return text
