@@ -157,6 +157,14 @@ def test_client_engine_builds_and_ranks_through_graphdatascience(memory, store, 
     assert client.projection_builds == 1  # found again through the client's catalog
 
 
+def test_seed_statistics_per_query_match_the_snapshot(memory, store, space, minilm):
+    per_query = Retriever(CountingStore(store), space, minilm, RetrievalConfig(snapshot_max_mentions=0))
+    for question in (QUESTION, "Where was Alan Turing born?"):
+        same_ranking(per_query.search(question, top_k=3, top_m=5), memory.search(question, top_k=3, top_m=5), 0.0)
+    assert per_query.store.reads["retrieval/seed_statistics"] == 2
+    assert per_query.store.reads["retrieval/export_statistics"] == 0
+
+
 def test_gds_top_k_is_exact_when_few_candidates_are_resolved(memory, store, space, minilm):
     # one candidate per call forces the widening loop; the answer must not change
     narrow = Retriever(store, space, minilm, RetrievalConfig(ppr_candidates=1))

@@ -17,7 +17,8 @@ from pydantic import BaseModel, Field
 from memgraph_neo4j.memory import states
 from memgraph_neo4j.retrieval import ppr_engines as E
 from memgraph_neo4j.retrieval import seeds as S
-from memgraph_neo4j.retrieval.statistics import StatisticsSnapshot
+from memgraph_neo4j.retrieval.seeds import SeedStatistics
+from memgraph_neo4j.retrieval.statistics import StatisticsSnapshot, from_query_rows
 from memgraph_neo4j.store import GraphStore
 
 METHODS = ("dense", "bm25", "hipporag2", "memgraphrag")
@@ -60,6 +61,10 @@ class RetrievalConfig:
     # larger k; with 30 instead of 100, 17 of 100 MuSiQue questions got a different top-10 of schemas
     min_fetch: int = 100
     ppr_candidates: int = 300  # best-scored nodes resolved per GDS call; more only if they hold too few
+    # seed statistics are held in memory per memory version up to this many passage mentions
+    # (measured 120 bytes each held, 220 at peak); beyond, each query reads those of its hits
+    # (~10 ms more per query on MuSiQue)
+    snapshot_max_mentions: int = 1_000_000
     # edge weight of pending facts in the projection; None: 0 with the schema filter, else 1
     pending_weight: float | None = None
     type_weight: float = 1.0  # entity-type edges
@@ -100,7 +105,7 @@ class Retriever:
         self.store, self.space, self.embedder = store, space, embedder
         self.config = config or RetrievalConfig()
         self.projection_builds = 0  # observable: tests assert reuse and rebuild
-        self._statistics: tuple[int, StatisticsSnapshot] | None = None
+        self._statistics: tuple[int, StatisticsSnapshot | None] | None = None
         engine = self.config.ppr_engine
         self.engine: E.PprEngine = (E.GdsEngine(store, space, self.config) if engine == "gds"
                                     else E.LocalEngine(store, space, self.config) if engine == "local"
@@ -154,12 +159,22 @@ class Retriever:
         self.projection_builds += 1
         return name
 
-    def statistics(self, version: int) -> StatisticsSnapshot:
-        """Seed statistics of the space at memory `version`, read once per version."""
+    def seed_statistics(self, version: int, entity_ids: list[str], type_ids: list[str],
+                        passage_ids: list[str]) -> SeedStatistics:
+        """From a snapshot of the space read once per memory version; for spaces with more mentions
+        than `snapshot_max_mentions`, read per query (a snapshot would not fit in memory)."""
         if self._statistics is None or self._statistics[0] != version:
-            row = self.store.read("retrieval/export_statistics", space=self.space)[0]
-            self._statistics = (version, StatisticsSnapshot(row))
-        return self._statistics[1]
+            mentions = self.store.read("retrieval/mention_count")[0]["mentions"]
+            snapshot = None
+            if mentions <= self.config.snapshot_max_mentions:
+                snapshot = StatisticsSnapshot(self.store.read("retrieval/export_statistics", space=self.space)[0])
+            self._statistics = (version, snapshot)
+        snapshot = self._statistics[1]
+        if snapshot is not None:
+            return snapshot.lookup(entity_ids, type_ids, passage_ids)
+        row = self.store.read("retrieval/seed_statistics", space=self.space, entity_ids=entity_ids,
+                              type_ids=type_ids, passage_ids=passage_ids)[0]
+        return from_query_rows(row, passage_ids)
 
     # ----- methods -------------------------------------------------------------------------------
     def search(self, question: str, method: str = "memgraphrag", top_k: int = 5, top_m: int = 10) -> RetrievalResult:
@@ -197,7 +212,7 @@ class Retriever:
         entity_ids = sorted({i for f in fact_hits for i in (f.head_id, f.tail_id)})
         type_ids = sorted({t for s in schema_hits for t in (s.head_type, s.tail_type)})
         passage_ids = [p.passage_id for p in passage_hits]
-        stats = self.statistics(layers["version"]).lookup(entity_ids, type_ids, passage_ids)
+        stats = self.seed_statistics(layers["version"], entity_ids, type_ids, passage_ids)
         if method == "hipporag2":
             weights = S.hipporag2_seeds(fact_hits, passage_hits, entity_passage_count=stats.entity_passages,
                                         alpha=cfg.alpha, top_k_facts=self.config.top_k_facts)

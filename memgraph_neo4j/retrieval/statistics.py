@@ -2,7 +2,8 @@
 entities of each hit passage and the number of passages (IDF, hub suppression, density).
 
 `StatisticsSnapshot` holds them for a whole space at one memory version (one read per version,
-cypher/retrieval/export_statistics), so seeding a query costs no round trip.
+cypher/retrieval/export_statistics), so seeding a query costs no round trip; `from_query_rows`
+reads them for one query's hits (cypher/retrieval/seed_statistics), for spaces too large to hold.
 """
 
 from __future__ import annotations
@@ -12,6 +13,17 @@ from collections import Counter, defaultdict
 from collections.abc import Iterable
 
 from memgraph_neo4j.retrieval.seeds import SeedStatistics
+
+
+def from_query_rows(row: dict, passage_ids: Iterable[str]) -> SeedStatistics:
+    """SeedStatistics from cypher/retrieval/seed_statistics (one query's hits)."""
+    total = max(row["passages"], 1)
+    stats = SeedStatistics(row["passages"], {e: n for e, n in row["entity_passages"]},
+                           {t: n for t, n in row["type_degree"]}, {p: [] for p in passage_ids})
+    for pid, eid, df in row["passage_mentions"]:
+        stats.passage_entities[pid].append(eid)
+        stats.idf[eid] = math.log(total / max(df, 1))
+    return stats
 
 
 class StatisticsSnapshot:
