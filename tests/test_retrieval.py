@@ -247,6 +247,8 @@ def test_bad_engine_settings_are_named():
         RetrievalConfig(ppr_engine="igraph")
     with pytest.raises(ValueError, match="damping"):
         RetrievalConfig(damping=1.0)
+    with pytest.raises(ValueError, match="min_fetch must be >= 1, not 0"):
+        RetrievalConfig(min_fetch=0)
 
 
 def _cli(connection, *args: str) -> subprocess.CompletedProcess:

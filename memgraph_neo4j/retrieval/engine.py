@@ -77,8 +77,9 @@ class RetrievalConfig:
             raise ValueError(f"ppr_engine must be one of {', '.join(PPR_ENGINES)}, not {self.ppr_engine!r}")
         if not 0 < self.damping < 1:
             raise ValueError(f"damping must be in (0, 1), not {self.damping}")
-        if self.ppr_candidates < 1:
-            raise ValueError(f"ppr_candidates must be >= 1, not {self.ppr_candidates}")
+        for name in ("ppr_candidates", "over_fetch", "min_fetch", "iterations"):
+            if getattr(self, name) < 1:
+                raise ValueError(f"{name} must be >= 1, not {getattr(self, name)}")
 
 
 class _Timer:
