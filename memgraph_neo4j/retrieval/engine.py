@@ -231,8 +231,7 @@ class Retriever:
         if not seeds.entity and not seeds.type:  # nothing from the memory: plain dense retrieval
             return self._finish(RetrievalResult(method=method, passages=dense[:top_k], fallback=True), timer)
         graph = self.ensure_projection(layers["version"], layers["exists"])
-        if isinstance(self.engine, E.LocalEngine):
-            self.engine.local_graph(graph)  # the export (once per projection) counts as projection time
+        self.engine.prepare(graph)  # e.g. the local engine's export, once per projection
         timer.lap("projection")
         ranked = self.engine.rank(graph, seeds, top_k, top_m)
         timer.lap("ppr")

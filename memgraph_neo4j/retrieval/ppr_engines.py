@@ -47,6 +47,9 @@ class PprEngine(Protocol):
 
     def drop(self, graph: str) -> None: ...
 
+    def prepare(self, graph: str) -> None:
+        """Per-projection set-up before the first ranking (exports), so it is timed as projection work."""
+
     def rank(self, graph: str, seeds: Seeds, top_k: int, top_m: int) -> Ranked: ...
 
 
@@ -67,6 +70,9 @@ class _StoreProjections:
 
     def drop(self, graph: str) -> None:
         self.store.write("admin/drop_graph", name=graph)
+
+    def prepare(self, graph: str) -> None:
+        pass
 
 
 class GdsEngine(_StoreProjections):
@@ -105,6 +111,9 @@ class LocalEngine(_StoreProjections):
             self.exports += 1
         return self._copy[1]
 
+    def prepare(self, graph: str) -> None:
+        self.local_graph(graph)
+
     def rank(self, graph: str, seeds: Seeds, top_k: int, top_m: int) -> Ranked:
         local, c = self.local_graph(graph), self.config
         teleport = np.zeros(local.node_count)
@@ -140,6 +149,9 @@ class ClientEngine:
 
     def drop(self, graph: str) -> None:
         self.gds.graph.drop(graph, fail_if_missing=False)
+
+    def prepare(self, graph: str) -> None:
+        self.node_table(graph)
 
     def node_table(self, graph: str) -> ppr_local.NodeTable:
         if self._nodes is None or self._nodes[0] != graph:
