@@ -1,5 +1,5 @@
-"""Embeddings layer: numpy MiniLM vs sentence-transformers reference vectors, batching
-invariance, checksum verification, OpenAI-compatible client against a local stub server.
+"""Embeddings layer: MiniLM (ONNX Runtime and numpy) vs sentence-transformers reference vectors,
+batching invariance, checksum verification, OpenAI-compatible client against a local stub server.
 No Neo4j needed."""
 
 from __future__ import annotations
@@ -44,9 +44,19 @@ TEXTS = [
 ]
 
 
-@pytest.fixture(scope="module")
-def minilm() -> MiniLMEmbedder:
-    return get_minilm()
+_numpy_minilm: list[MiniLMEmbedder] = []
+
+
+@pytest.fixture(scope="module", params=["onnx", "numpy"])
+def minilm(request) -> MiniLMEmbedder:
+    """Both runtimes: the default one (ONNX Runtime) and the numpy fallback."""
+    if request.param == "onnx":
+        model = get_minilm()
+        assert model.runtime == "onnx"  # onnxruntime is a dependency: the default must use it
+        return model
+    if not _numpy_minilm:
+        _numpy_minilm.append(MiniLMEmbedder(runtime="numpy"))
+    return _numpy_minilm[0]
 
 
 # --- (a) reference vectors ---------------------------------------------------------------
@@ -104,6 +114,21 @@ def test_shapes_and_input_validation(minilm: MiniLMEmbedder) -> None:
         minilm.embed_documents("not a list")
     with pytest.raises(ValueError, match="query is NoneType"):
         minilm.embed_query(None)  # type: ignore[arg-type]
+
+
+def test_runtimes_agree_and_bad_runtime_is_named(monkeypatch) -> None:
+    onnx_model = get_minilm()
+    numpy_model = MiniLMEmbedder(runtime="numpy")
+    texts = ["When was Isaac Newton born?", "word " * 40, "Zürich"]
+    assert np.abs(onnx_model.embed_documents(texts) - numpy_model.embed_documents(texts)).max() < 1e-5
+    with pytest.raises(ValueError, match="runtime must be one of auto, onnx, numpy, not 'torch'"):
+        MiniLMEmbedder(runtime="torch")
+    from memgraph_neo4j.embeddings import minilm_onnx
+
+    monkeypatch.setattr(minilm_onnx, "available", lambda: False)  # as where onnxruntime has no wheel
+    with pytest.raises(ImportError, match="pip install onnxruntime onnx"):
+        MiniLMEmbedder(runtime="onnx")
+    assert MiniLMEmbedder(runtime="auto").runtime == "numpy"
 
 
 def test_gelu_matches_erf_definition() -> None:
@@ -211,8 +236,10 @@ def test_openai_compatible_embedder_against_stub(stub_server, monkeypatch) -> No
 # --- factory / optional provider ---------------------------------------------------------
 
 
-def test_make_embedder(minilm: MiniLMEmbedder) -> None:
+def test_make_embedder() -> None:
+    minilm = get_minilm()
     assert make_embedder() is minilm and make_embedder("minilm") is minilm
+    assert make_embedder("minilm", runtime="numpy").runtime == "numpy"
     with pytest.raises(ValueError, match=r"'word2vec'.*minilm, openai, sentence-transformers"):
         make_embedder("word2vec")
 
