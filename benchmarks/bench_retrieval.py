@@ -48,6 +48,11 @@ VARIANTS: dict[str, tuple[str, SeedConfig, dict]] = {
     "  ablation: no adjudication (facts with a verdict used)": ("memgraphrag", PAPER, {"adjudication": False}),
     "memgraphrag default (HippoRAG-2 entity weights, no filter)": ("memgraphrag", SeedConfig(), {}),
     "  same, without entity-type edges": ("memgraphrag", SeedConfig(), {"type_weight": 0.0}),
+    # exact top-K in process instead of the HNSW indexes, with the in-process PageRank: the fast setting
+    "  same, local layers + local PPR (fast setting)": ("memgraphrag", SeedConfig(),
+                                                         {"layer_search": "local", "ppr_engine": "local"}),
+    "memgraphrag paper, local layers + local PPR": ("memgraphrag", PAPER,
+                                                    {"layer_search": "local", "ppr_engine": "local"}),
 }
 
 

@@ -87,7 +87,8 @@ class MemoryGraph:
         if self._retriever is None:
             from memgraph_neo4j.retrieval.engine import RetrievalConfig, Retriever
 
-            config = self.retrieval_config or RetrievalConfig(ppr_engine=self.settings.ppr_engine)
+            config = self.retrieval_config or RetrievalConfig(ppr_engine=self.settings.ppr_engine,
+                                                              layer_search=self.settings.layer_search)
             self._retriever = Retriever(self.store, self.space, self.embedder, config)
         return self._retriever
 

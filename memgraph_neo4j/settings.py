@@ -35,6 +35,9 @@ class Settings(BaseSettings):
     # exported copy of the projection; pays ~1-2 s per memory version, then ~6 ms per query) or
     # "client" (through the graphdatascience client)
     ppr_engine: str = "gds"
+    # Top-K facts, schemas and passages: "index" (the Neo4j vector indexes) or "local" (exact, in
+    # process over the space's vectors; reads them once per memory version, then ~3 ms per query)
+    layer_search: str = "index"
 
 
 class Connection(BaseSettings):

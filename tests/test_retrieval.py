@@ -144,6 +144,42 @@ def test_local_engine_matches_gds(memory, store, space, minilm):
     assert local.local_exports == 2  # the memory changed: exported again
 
 
+def same_layers(a, b, tolerance: float = 2e-2) -> None:
+    """Same facts and schemas. The vector indexes score int8-quantised vectors until their segments are
+    flushed: up to 8e-3 off the exact cosine seen here, hence the tolerance."""
+    for kind in ("facts", "schemas"):
+        assert [h.id for h in getattr(a, kind)] == [h.id for h in getattr(b, kind)], kind
+        for x, y in zip(getattr(a, kind), getattr(b, kind), strict=True):
+            assert x.score == pytest.approx(y.score, abs=tolerance)
+
+
+def test_local_layer_search_matches_the_indexes(memory, store, space, minilm):
+    counting = CountingStore(store)
+    local = Retriever(counting, space, minilm, RetrievalConfig(layer_search="local"))
+    for question in (QUESTION, "Where was Alan Turing born?", "capital of Poland"):
+        for method in ("memgraphrag", "hipporag2"):
+            got = local.search(question, method=method, top_k=3)
+            expected = memory.search(question, method=method, top_k=3)
+            same_layers(got, expected)
+            same_ranking(got, expected, 1e-2)  # same order; scores move with the quantised seeds
+    assert counting.reads["retrieval/memory_layers"] == 0 and local.layer_exports == 1
+    # the local scores are the exact cosines of the stored vectors
+    stored = {r["id"]: np.asarray(r["embedding"]) for r in store.read("retrieval/export_layers", space=space)}
+    query, exact = minilm.embed_query(QUESTION), local.search(QUESTION)
+    assert exact.facts and exact.schemas
+    for hit in exact.facts + exact.schemas:
+        v = stored[hit.id]
+        assert hit.score == pytest.approx(float(v @ query / np.linalg.norm(v)), abs=1e-6)
+    memory.ingest([Document(title="Hopper", text=TEXTS["HOPPER"])], progress=False)
+    hopper = local.search("Where was Grace Hopper born?", top_k=1)
+    assert hopper.passages[0].name == "Hopper" and any("Grace Hopper" in f.text for f in hopper.facts)
+    assert local.layer_exports == 2  # the memory changed: read again
+    # a space larger than the cap is searched through the indexes, with the same results
+    capped = Retriever(counting, space, minilm, RetrievalConfig(layer_search="local", snapshot_max_vectors=5))
+    same_layers(capped.search(QUESTION), memory.search(QUESTION))
+    assert capped.layer_exports == 0 and counting.reads["retrieval/memory_layers"] == 1
+
+
 def test_client_engine_builds_and_ranks_through_graphdatascience(memory, store, space, minilm):
     reference = memory.search(QUESTION, top_k=3, top_m=5)
     for row in store.read("retrieval/list_graphs", prefix=f"mg_{space}_"):
@@ -236,6 +272,10 @@ def test_short_layers_ask_the_index_for_more(memory, store, space, minilm, ontol
         assert [f.id for f in tight.facts] == [f.id for f in wide.facts] and len(wide.facts) >= 2
         assert [s.id for s in tight.schemas] == [s.id for s in wide.schemas]
         same_ranking(tight, wide, 0.0)
+        # the exact in-process search reads only this space's vectors, not the twin's look-alikes
+        local = Retriever(store, space, minilm, RetrievalConfig(layer_search="local")).search(QUESTION, top_k=3)
+        same_layers(local, wide)
+        same_ranking(local, wide, 1e-2)
     finally:
         store.run_implicit("admin/delete_space", space=twin.space)
         for row in store.read("retrieval/list_graphs", prefix=f"mg_{twin.space}_"):
@@ -249,6 +289,8 @@ def test_bad_engine_settings_are_named():
         RetrievalConfig(damping=1.0)
     with pytest.raises(ValueError, match="min_fetch must be >= 1, not 0"):
         RetrievalConfig(min_fetch=0)
+    with pytest.raises(ValueError, match="layer_search must be one of index, local, not 'faiss'"):
+        RetrievalConfig(layer_search="faiss")
 
 
 def _cli(connection, *args: str) -> subprocess.CompletedProcess:
@@ -260,7 +302,8 @@ def _cli(connection, *args: str) -> subprocess.CompletedProcess:
 
 
 def test_query_and_ask_cli(memory, neo4j_connection, space):
-    ok = _cli(neo4j_connection, "query", QUESTION, "--space", space, "--json", "--ppr-engine", "local")
+    ok = _cli(neo4j_connection, "query", QUESTION, "--space", space, "--json", "--ppr-engine", "local",
+              "--layer-search", "local")
     assert ok.returncode == 0, ok.stderr
     result = json.loads(ok.stdout)
     assert {p["name"] for p in result["passages"][:2]} == {"Curie", "Warsaw"} and not result["fallback"]

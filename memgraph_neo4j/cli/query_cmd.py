@@ -19,17 +19,20 @@ err = Console(stderr=True)
 
 
 ENGINE_HELP = "gds | local | client (default MEMGRAPH_PPR_ENGINE, else gds)"
+LAYERS_HELP = "index | local: top-K from the vector indexes or exact in process (default MEMGRAPH_LAYER_SEARCH)"
 
 
 @contextmanager
-def _memory(space: str, ppr_engine: str | None) -> Iterator[MemoryGraph]:
+def _memory(space: str, ppr_engine: str | None, layer_search: str | None) -> Iterator[MemoryGraph]:
     """The space's MemoryGraph; store errors and bad input end the command with a one-line message."""
     from memgraph_neo4j.graph import MemoryGraph
     from memgraph_neo4j.retrieval.engine import RetrievalConfig
     from memgraph_neo4j.settings import Settings
 
     try:
-        config = RetrievalConfig(ppr_engine=ppr_engine or Settings().ppr_engine)
+        settings = Settings()
+        config = RetrievalConfig(ppr_engine=ppr_engine or settings.ppr_engine,
+                                 layer_search=layer_search or settings.layer_search)
         with MemoryGraph(space=space, extractor="offline", retrieval=config) as memory:
             yield memory
     except (StoreError, ValueError) as exc:
@@ -42,9 +45,10 @@ def query(text: str = typer.Argument(..., help="The question"),
           method: str = typer.Option("memgraphrag", help="dense | bm25 | hipporag2 | memgraphrag"),
           top_k: int = typer.Option(5, "--top-k", help="Passages to return"),
           ppr_engine: str | None = typer.Option(None, "--ppr-engine", help=ENGINE_HELP),
+          layer_search: str | None = typer.Option(None, "--layer-search", help=LAYERS_HELP),
           as_json: bool = typer.Option(False, "--json", help="Machine-readable output")) -> None:
     """Retrieve passages (with the facts, schemas and entities that seeded them)."""
-    with _memory(space, ppr_engine) as memory:
+    with _memory(space, ppr_engine, layer_search) as memory:
         result = memory.search(text, method=method, top_k=top_k)
     if as_json:
         typer.echo(result.model_dump_json(indent=2))
@@ -65,6 +69,7 @@ def ask(text: str = typer.Argument(..., help="The question"),
         method: str = typer.Option("memgraphrag", help="dense | bm25 | hipporag2 | memgraphrag"),
         top_k: int = typer.Option(5, "--top-k", help="Passages in the context"),
         ppr_engine: str | None = typer.Option(None, "--ppr-engine", help=ENGINE_HELP),
+        layer_search: str | None = typer.Option(None, "--layer-search", help=LAYERS_HELP),
         model: str | None = typer.Option(None, help="Chat model (default MEMGRAPH_LLM_MODEL)"),
         base_url: str | None = typer.Option(None, help="OpenAI-compatible endpoint (Ollama, vLLM)"),
         as_json: bool = typer.Option(False, "--json", help="Machine-readable output")) -> None:
@@ -73,7 +78,7 @@ def ask(text: str = typer.Argument(..., help="The question"),
 
     import openai
 
-    with _memory(space, ppr_engine) as memory:
+    with _memory(space, ppr_engine, layer_search) as memory:
         chat_model = model or memory.settings.llm_model
         try:
             chat = OpenAIChat(model=chat_model, base_url=base_url)

@@ -17,12 +17,14 @@ from pydantic import BaseModel, Field
 from memgraph_neo4j.memory import states
 from memgraph_neo4j.retrieval import ppr_engines as E
 from memgraph_neo4j.retrieval import seeds as S
+from memgraph_neo4j.retrieval.layers_local import LayerSnapshot
 from memgraph_neo4j.retrieval.seeds import SeedStatistics
 from memgraph_neo4j.retrieval.statistics import StatisticsSnapshot, from_query_rows
 from memgraph_neo4j.store import GraphStore
 
 METHODS = ("dense", "bm25", "hipporag2", "memgraphrag")
 PPR_ENGINES = ("gds", "local", "client")
+LAYER_SEARCHES = ("index", "local")
 MAX_FETCH = 4096  # most vector hits asked for one layer; a space that small a share of the index gets fewer
 
 
@@ -56,6 +58,11 @@ class RetrievalConfig:
     # iteration in process on a copy of that projection, exported once per memory version.
     # "client": through a graphdatascience client (see retrieval/ppr_engines.py).
     ppr_engine: str = "gds"
+    # "index": top-K facts, schemas and passages from the Neo4j vector indexes (HNSW, approximate).
+    # "local": exact cosine top-K in process over the space's vectors, read once per memory version
+    # (retrieval/layers_local.py); spaces with more than snapshot_max_vectors use the indexes.
+    layer_search: str = "index"
+    snapshot_max_vectors: int = 200_000  # ~1.6 KB each held with MiniLM (384 float32 + ids, texts)
     over_fetch: int = 3  # vector hits asked per result wanted, before filtering by space and state
     # vector hits asked per layer at least: the HNSW search is approximate and searches wider for a
     # larger k; with 30 instead of 100, 17 of 100 MuSiQue questions got a different top-10 of schemas
@@ -75,6 +82,8 @@ class RetrievalConfig:
     def __post_init__(self) -> None:
         if self.ppr_engine not in PPR_ENGINES:
             raise ValueError(f"ppr_engine must be one of {', '.join(PPR_ENGINES)}, not {self.ppr_engine!r}")
+        if self.layer_search not in LAYER_SEARCHES:
+            raise ValueError(f"layer_search must be one of {', '.join(LAYER_SEARCHES)}, not {self.layer_search!r}")
         if not 0 < self.damping < 1:
             raise ValueError(f"damping must be in (0, 1), not {self.damping}")
         for name in ("ppr_candidates", "over_fetch", "min_fetch", "iterations"):
@@ -107,6 +116,8 @@ class Retriever:
         self.config = config or RetrievalConfig()
         self.projection_builds = 0  # observable: tests assert reuse and rebuild
         self._statistics: tuple[int, StatisticsSnapshot | None] | None = None
+        self._layers: tuple[int, LayerSnapshot | None] | None = None
+        self.layer_exports = 0  # observable: tests assert one export per memory version
         engine = self.config.ppr_engine
         self.engine: E.PprEngine = (E.GdsEngine(store, space, self.config) if engine == "gds"
                                     else E.LocalEngine(store, space, self.config) if engine == "local"
@@ -245,9 +256,36 @@ class Retriever:
                      for r in schemas if r["score"] > cfg.schema_threshold],
         ), timer, known=dense)
 
+    def layer_snapshot(self, version: int) -> LayerSnapshot | None:
+        """The space's vector layers at `version` (read once per version), or None when the space holds
+        more than `snapshot_max_vectors` vectors (the indexes are searched instead)."""
+        if self._layers is None or self._layers[0] != version:
+            self._layers = None  # the old copy can go before the new one is read
+            vectors = self.store.read("retrieval/layer_count", space=self.space)[0]["vectors"]
+            snapshot = None
+            if vectors <= self.config.snapshot_max_vectors:
+                snapshot = LayerSnapshot(self.store.read("retrieval/export_layers", space=self.space),
+                                         self.embedder.dimension)
+                self.layer_exports += 1
+            self._layers = (version, snapshot)
+        return self._layers[1]
+
     def _memory_layers(self, vector: list[float], k_facts: int, k_schemas: int) -> dict:
-        """Top facts, schemas and passages of this space; asks the shared indexes for more hits only
-        when filtering by space and state left a layer short and the index may hold more."""
+        """Top facts, schemas and passages of this space, with the memory version and whether its
+        projection exists: exact in process (layer_search "local") or from the vector indexes."""
+        c, schema_filter = self.config, self.config.seeds.schema_filter
+        if c.layer_search == "local":
+            prefix, suffix = self._name_parts()
+            state = self.store.read("retrieval/projection_state", space=self.space, prefix=prefix, suffix=suffix)[0]
+            snapshot = self.layer_snapshot(state["version"])
+            if snapshot is not None:
+                return {**state, **snapshot.search(vector, self.fact_states, k_facts,
+                                                   states.schema_states(schema_filter), k_schemas, c.top_n_passages)}
+        return self._index_layers(vector, k_facts, k_schemas)
+
+    def _index_layers(self, vector: list[float], k_facts: int, k_schemas: int) -> dict:
+        """The layers from the shared vector indexes; asks them for more hits only when filtering by
+        space and state left a layer short and the index may hold more."""
         c, schema_filter = self.config, self.config.seeds.schema_filter
         want = {"facts": k_facts, "schemas": k_schemas, "passages": c.top_n_passages}
         fetch = {layer: max(c.over_fetch * k, c.min_fetch if k else 1) for layer, k in want.items()}

@@ -1,0 +1,49 @@
+"""The in-process exact layer search (retrieval/layers_local.py) on hand-made vectors."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from memgraph_neo4j.retrieval.layers_local import LayerSnapshot, top_rows
+
+
+def test_top_rows_orders_by_score_then_row_and_respects_the_mask():
+    scores = np.array([0.2, 0.9, 0.5, 0.9, -0.1])
+    assert top_rows(scores, None, 3).tolist() == [1, 3, 2]  # tie 0.9: lower row first
+    allowed = np.array([True, False, True, False, True])
+    assert top_rows(scores, allowed, 2).tolist() == [2, 0]
+    assert top_rows(scores, allowed, 10).tolist() == [2, 0, 4]  # never more than the allowed rows
+    assert top_rows(scores, None, 0).tolist() == []
+
+
+def _row(layer, id_, vector, state=None, text=None, fields=(None, None, None)):
+    return {"layer": layer, "id": id_, "state": state, "text": text, "embedding": list(vector), "fields": list(fields)}
+
+
+def test_snapshot_search_is_exact_cosine_per_layer_and_state():
+    rows = [
+        _row("fact", "f1", [1, 0, 0], "active", "a likes b", ("a", "b")),
+        _row("fact", "f2", [2, 2, 0], "pending", "a knows c", ("a", "c")),  # unnormalised: cosine all the same
+        _row("fact", "f3", [0, 0, 1], "discarded", "x", ("x", "y")),
+        _row("schema", "s1", [0, 1, 0], "stable", fields=("Person", "knows", "Person")),
+        _row("passage", "p1", [1, 1, 1], text="text 1", fields=("Title 1", None, None)),
+        _row("passage", "p2", [1, 0, 0], text="text 2", fields=("Title 2", None, None)),
+    ]
+    snapshot = LayerSnapshot(rows, 3)
+    out = snapshot.search([3, 0, 0], ["active", "pending"], 5, ["stable"], 5, 1)
+    assert [(f["id"], f["head_id"], f["tail_id"]) for f in out["facts"]] == [("f1", "a", "b"), ("f2", "a", "c")]
+    assert [f["score"] for f in out["facts"]] == pytest.approx([1.0, 1 / np.sqrt(2)])
+    assert out["schemas"] == [{"id": "s1", "head_type": "Person", "relation": "knows", "tail_type": "Person",
+                               "score": pytest.approx(0.0)}]
+    assert out["passages"] == [{"id": "p2", "title": "Title 2", "text": "text 2", "score": pytest.approx(1.0)}]
+    assert snapshot.search([0, 0, 1], ["discarded"], 5, [], 5, 0)["facts"][0]["id"] == "f3"
+    assert snapshot.search([0, 0, 1], ["active"], 5, [], 5, 0)["schemas"] == []
+
+
+def test_mismatched_dimensions_are_named():
+    with pytest.raises(ValueError, match="fact 'f1' has a 2-dimensional embedding, the query 3"):
+        LayerSnapshot([_row("fact", "f1", [1, 0], "active")], 3)
+    snapshot = LayerSnapshot([_row("passage", "p", [1, 0, 0])], 3)
+    with pytest.raises(ValueError, match="query vector has 4 dimensions, the layers 3"):
+        snapshot.search([1, 0, 0, 0], [], 1, [], 1, 1)
