@@ -32,7 +32,7 @@ class Settings(BaseSettings):
     # Chat model for `ask` and the openai extractor (OPENAI_API_KEY / OPENAI_BASE_URL as usual)
     llm_model: str = "gpt-4o-mini"
     # Personalised PageRank: "gds" (gds.pageRank.stream), "local" (same iteration in process on an
-    # exported copy of the projection; pays ~1-2 s per memory version, then ~6 ms per query) or
+    # exported copy of the projection; pays ~1 s per memory version, then ~7 ms per query) or
     # "client" (through the graphdatascience client)
     ppr_engine: str = "gds"
     # Top-K facts, schemas and passages: "index" (the Neo4j vector indexes) or "local" (exact, in
