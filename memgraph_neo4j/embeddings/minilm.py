@@ -214,8 +214,6 @@ class MiniLMEmbedder(Embedder):
         if self.runtime == "onnx":
             self._onnx = minilm_onnx.OnnxMiniLM(minilm_onnx.PreparedWeights(
                 self._word, self._pos, self._emb_ln, self._layers, self._heads, self._eps))
-            # the session holds its own (pre-packed) copy: do not keep 90 MB twice
-            del self._word, self._pos, self._emb_ln, self._layers
 
     @property
     def dimension(self) -> int:
