@@ -178,6 +178,11 @@ def test_local_layer_search_matches_the_indexes(memory, store, space, minilm):
     capped = Retriever(counting, space, minilm, RetrievalConfig(layer_search="local", snapshot_max_vectors=5))
     same_layers(capped.search(QUESTION), memory.search(QUESTION))
     assert capped.layer_exports == 0 and counting.reads["retrieval/memory_layers"] == 1
+    before = dict(counting.reads)
+    same_layers(capped.search(QUESTION), memory.search(QUESTION))
+    # once known to be too large, one round trip per query: the index query carries the version
+    grew = {name: n - before.get(name, 0) for name, n in counting.reads.items() if n != before.get(name, 0)}
+    assert grew == {"retrieval/memory_layers": 1, "retrieval/ppr": 1}
 
 
 def test_client_engine_builds_and_ranks_through_graphdatascience(memory, store, space, minilm):

@@ -274,14 +274,22 @@ class Retriever:
         """Top facts, schemas and passages of this space, with the memory version and whether its
         projection exists: exact in process (layer_search "local") or from the vector indexes."""
         c, schema_filter = self.config, self.config.seeds.schema_filter
-        if c.layer_search == "local":
+        if c.layer_search != "local":
+            return self._index_layers(vector, k_facts, k_schemas)
+        if self._layers is not None and self._layers[1] is None:
+            # too large for a copy at the last version seen: the index query reads the version itself
+            layers = self._index_layers(vector, k_facts, k_schemas)
+            if layers["version"] == self._layers[0]:
+                return layers
+            state = {"version": layers["version"], "exists": layers["exists"]}
+        else:
             prefix, suffix = self._name_parts()
             state = self.store.read("retrieval/projection_state", space=self.space, prefix=prefix, suffix=suffix)[0]
-            snapshot = self.layer_snapshot(state["version"])
-            if snapshot is not None:
-                return {**state, **snapshot.search(vector, self.fact_states, k_facts,
-                                                   states.schema_states(schema_filter), k_schemas, c.top_n_passages)}
-        return self._index_layers(vector, k_facts, k_schemas)
+        snapshot = self.layer_snapshot(state["version"])
+        if snapshot is None:
+            return self._index_layers(vector, k_facts, k_schemas)
+        return {**state, **snapshot.search(vector, self.fact_states, k_facts, states.schema_states(schema_filter),
+                                           k_schemas, c.top_n_passages)}
 
     def _index_layers(self, vector: list[float], k_facts: int, k_schemas: int) -> dict:
         """The layers from the shared vector indexes; asks them for more hits only when filtering by
