@@ -21,15 +21,15 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from memgraph_neo4j.agents.base import ExtractionInput, ExtractionOutcome  # noqa: E402
-from memgraph_neo4j.agents.typing import TypeAssigner  # noqa: E402
+from memgraph_neo4j.api import MemoryGraph  # noqa: E402
+from memgraph_neo4j.contracts import ExtractionInput, ExtractionOutcome  # noqa: E402
 from memgraph_neo4j.embeddings import make_embedder  # noqa: E402
-from memgraph_neo4j.graph import MemoryGraph  # noqa: E402
-from memgraph_neo4j.ingest.openie import OpenIEExtractor, load_openie  # noqa: E402
+from memgraph_neo4j.extractors.openie import OpenIEExtractor, load_openie  # noqa: E402
+from memgraph_neo4j.extractors.typing import TypeAssigner  # noqa: E402
 from memgraph_neo4j.ingest.pipeline import passage_rows  # noqa: E402
 from memgraph_neo4j.ingest.readers import read_musique_corpus  # noqa: E402
 from memgraph_neo4j.memory.ontology import load_ontology  # noqa: E402
-from memgraph_neo4j.store import GraphStore  # noqa: E402
+from memgraph_neo4j.server.connection import open_store  # noqa: E402
 
 DATA = ROOT.parent / "shared" / "data" / "musique_train"
 
@@ -69,12 +69,12 @@ def main() -> None:
     began = time.perf_counter()
     extractor = OpenIEExtractor(load_openie(DATA / "openie_gpt-3.5-turbo-1106.json"),
                                 TypeAssigner(ontology, make_embedder("minilm")))
-    inputs = [ExtractionInput(passage_id=r["id"], doc_id=r["doc_id"], text=r["text"], title=r["title"]) for r in rows]
+    inputs = [ExtractionInput(passage_id=r.id, doc_id=r.doc_id, text=r.text, title=r.title) for r in rows]
     outcomes = {o.passage_id: o for o in extractor.extract(inputs, None)}
     prep = time.perf_counter() - began
     replay = Replay(outcomes)
 
-    with GraphStore.connect() as store:
+    with open_store() as store:
         store.init_schema(384)
         full = [timed_ingest(store, ontology, docs, replay, f"bench_write_{i}", args.batch_size)
                 for i in range(args.runs)]

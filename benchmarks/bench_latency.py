@@ -7,7 +7,7 @@ Needs the memory built from the real OpenIE triples first (see bench_retrieval.p
     python benchmarks/bench_latency.py [--space musique] [--limit 100]
 
 Answer generation is excluded. Each row starts cold (every projection of the space dropped, a new
-Retriever), times that first query, warms up on --warmup questions, then times every question.
+RetrievalContext), times that first query, warms up on --warmup questions, then times every question.
 Baseline for the ratios: dense retrieval, measured in the same run. Writes
 benchmarks/results/latency.{json,md,png}.
 """
@@ -31,9 +31,10 @@ from benchmarks.common import (  # noqa: E402
     percentile,
     write_table,
 )
+from memgraph_neo4j.config import RetrievalConfig  # noqa: E402
 from memgraph_neo4j.embeddings import make_embedder  # noqa: E402
-from memgraph_neo4j.retrieval.engine import RetrievalConfig, Retriever  # noqa: E402
-from memgraph_neo4j.store import GraphStore  # noqa: E402
+from memgraph_neo4j.retrieval import RetrievalContext, make_retriever  # noqa: E402
+from memgraph_neo4j.server.connection import open_store  # noqa: E402
 
 # (method, PPR engine, layer search)
 ROWS = [("dense", "-", "index"), ("bm25", "-", "index"),
@@ -60,21 +61,21 @@ def main() -> None:
     embedder = make_embedder("minilm")
     embedder.embed_query("warm up the model")
     results: dict[str, dict] = {}
-    with GraphStore.connect() as store:
+    with open_store() as store:
         for method, engine, layers in ROWS:
             label = method if engine == "-" else f"{method} ({engine}{', local layers' if layers == 'local' else ''})"
             drop_projections(store, args.space)
-            retriever = Retriever(store, args.space, embedder,
-                                  RetrievalConfig(ppr_engine="gds" if engine == "-" else engine, layer_search=layers))
+            config = RetrievalConfig(ppr_engine="gds" if engine == "-" else engine, layer_search=layers)
+            retriever = make_retriever(method, RetrievalContext(store, args.space, embedder, config))
             began = time.perf_counter()
-            first = retriever.search(questions[0], method=method)
+            first = retriever.search(questions[0])
             first_ms = (time.perf_counter() - began) * 1000
             for q in questions[1 : 1 + args.warmup]:
-                retriever.search(q, method=method)
+                retriever.search(q)
             totals, stages = [], {}
             for q in questions:
                 began = time.perf_counter()
-                result = retriever.search(q, method=method)
+                result = retriever.search(q)
                 totals.append((time.perf_counter() - began) * 1000)
                 for stage, ms in result.timings_ms.items():
                     stages.setdefault(stage, []).append(ms)

@@ -31,10 +31,10 @@ from benchmarks.common import (  # noqa: E402
     percentile,
     write_table,
 )
+from memgraph_neo4j.config import RetrievalConfig, SeedConfig  # noqa: E402
 from memgraph_neo4j.embeddings import make_embedder  # noqa: E402
-from memgraph_neo4j.retrieval.engine import RetrievalConfig, Retriever  # noqa: E402
-from memgraph_neo4j.retrieval.seeds import SeedConfig  # noqa: E402
-from memgraph_neo4j.store import GraphStore  # noqa: E402
+from memgraph_neo4j.retrieval import RetrievalContext, make_retriever  # noqa: E402
+from memgraph_neo4j.server.connection import open_store  # noqa: E402
 
 PAPER = SeedConfig.paper()  # eq. 6 mean entity weights, schema filter (active facts, stable schemas)
 VARIANTS: dict[str, tuple[str, SeedConfig, dict]] = {
@@ -69,21 +69,21 @@ def main() -> None:
     questions = json.loads((MUSIQUE / "questions.json").read_text())[: args.limit]
     embedder = make_embedder("minilm")
     results: dict[str, dict] = {}
-    with GraphStore.connect() as store:
+    with open_store() as store:
         for label, (method, seed_config, extra) in VARIANTS.items():
             config = dataclasses.replace(RetrievalConfig(seeds=seed_config), **extra)
-            retriever = Retriever(store, args.space, embedder, config)
+            retriever = make_retriever(method, RetrievalContext(store, args.space, embedder, config))
             first_ms = None
             if method in ("hipporag2", "memgraphrag"):
                 drop_projections(store, args.space)  # measure a cold first query
                 began = time.perf_counter()
-                retriever.search(questions[0]["question"], method=method, top_k=5)
+                retriever.search(questions[0]["question"], top_k=5)
                 first_ms = (time.perf_counter() - began) * 1000
             r2, r5, latencies, stages, fallbacks = [], [], [], {}, 0
             for q in questions:
                 gold = {p["title"] for p in q["paragraphs"] if p["is_supporting"]}
                 began = time.perf_counter()
-                res = retriever.search(q["question"], method=method, top_k=5)
+                res = retriever.search(q["question"], top_k=5)
                 latencies.append((time.perf_counter() - began) * 1000)
                 titles = [h.name for h in res.passages]
                 r2.append(recall(titles, gold, 2))

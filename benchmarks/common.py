@@ -4,6 +4,9 @@ from __future__ import annotations
 
 from pathlib import Path
 
+from memgraph_neo4j.repository.layers import LayerRepository
+from memgraph_neo4j.repository.projections import ProjectionRepository
+from memgraph_neo4j.retrieval.projection import space_prefix
 from memgraph_neo4j.store import GraphStore
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -19,8 +22,9 @@ def percentile(values: list[float], q: float) -> float:
 
 def drop_projections(store: GraphStore, space: str) -> None:
     """Every GDS projection of the space, so that the next query measures a cold start."""
-    for row in store.read("retrieval/list_graphs", prefix=f"mg_{space}_"):
-        store.write("admin/drop_graph", name=row["graph"])
+    projections = ProjectionRepository(store, space)
+    for graph in LayerRepository(store, space).state(space_prefix(space)).graphs:
+        projections.drop(graph)
 
 
 def write_table(path: Path, header: list[str], rows: list[list[object]]) -> str:

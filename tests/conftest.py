@@ -19,7 +19,7 @@ from pathlib import Path
 
 import pytest
 
-from memgraph_neo4j.settings import Connection, Settings
+from memgraph_neo4j.config import Connection, Settings
 from memgraph_neo4j.store import CypherLibrary, GraphStore
 
 ROOT = Path(__file__).resolve().parent.parent

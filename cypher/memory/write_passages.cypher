@@ -2,7 +2,7 @@
 UNWIND $rows AS row
 MATCH (d:Document {space: $space, id: row.doc_id})
 MERGE (p:Passage {space: $space, id: row.id})
-ON CREATE SET p.created_at = datetime(), p.extraction = 'pending'
+ON CREATE SET p.created_at = datetime(), p.extraction = $pending
 SET p.doc_id = row.doc_id, p.index = row.index, p.title = row.title, p.text = row.text,
     p.start = row.start, p.end = row.end, p.embedding = row.embedding
 MERGE (d)-[:HAS_PASSAGE]->(p)

@@ -4,8 +4,8 @@
 // Passages without mentions are kept as isolated nodes.
 CALL () {
   MATCH (h:Entity)<-[:SUBJECT]-(f:Fact {space: $space})-[:OBJECT]->(t:Entity)
-  WHERE f.state IN $fact_states AND (f.state <> 'pending' OR $pending_weight > 0)
-  RETURN h AS source, t AS target, sum(CASE f.state WHEN 'pending' THEN $pending_weight ELSE 1.0 END) AS weight
+  WHERE f.state IN $fact_states AND (f.state <> $pending OR $pending_weight > 0)
+  RETURN h AS source, t AS target, sum(CASE f.state WHEN $pending THEN $pending_weight ELSE 1.0 END) AS weight
   UNION ALL
   MATCH (p:Passage {space: $space})
   OPTIONAL MATCH (p)-[:MENTIONS]->(e:Entity)

@@ -1,10 +1,7 @@
 // The seed statistics of one query's hits (for spaces too large to hold in memory whole; see
 // export_statistics): passages per entity, entities per type, entities of each hit passage with
-// their passage counts, and the number of passages. Only passages MENTION and only entities
-// HAVE_TYPE, so the counts are plain degrees, which Neo4j reads without walking relationships.
-CALL () {
-  MATCH (p:Passage {space: $space}) RETURN count(p) AS passages
-}
+// their passage counts (the number of passages comes from space_counts). Only passages MENTION and
+// only entities HAVE_TYPE, so the counts are plain degrees, which Neo4j reads without walking them.
 CALL () {
   UNWIND $entity_ids AS id
   MATCH (e:Entity {space: $space, id: id})
@@ -20,4 +17,4 @@ CALL () {
   MATCH (p:Passage {space: $space, id: id})-[:MENTIONS]->(e:Entity)
   RETURN collect([id, e.id, COUNT { (e)<-[:MENTIONS]-() }]) AS passage_mentions
 }
-RETURN passages, entity_passages, type_degree, passage_mentions
+RETURN entity_passages, type_degree, passage_mentions

@@ -6,8 +6,9 @@ import typer
 from rich.console import Console
 
 from memgraph_neo4j.cli import memory_cmd, neo4j_cmd, query_cmd
-from memgraph_neo4j.settings import Settings
-from memgraph_neo4j.store import GraphStore, StoreError
+from memgraph_neo4j.config import Settings
+from memgraph_neo4j.server.connection import open_store
+from memgraph_neo4j.store import StoreError
 
 app = typer.Typer(help="Neo4j-native GraphRAG and agent memory (MemGraphRAG).", no_args_is_help=True)
 app.add_typer(neo4j_cmd.app, name="neo4j")
@@ -23,7 +24,7 @@ def init() -> None:
     """Create constraints, vector and fulltext indexes (idempotent)."""
     settings = Settings()
     try:
-        with GraphStore.connect(settings=settings) as store:
+        with open_store(settings) as store:
             names = store.init_schema(settings.embedding_dimension)
     except StoreError as exc:
         err.print(f"[red]error:[/red] {exc}", highlight=False)
@@ -37,7 +38,7 @@ def demo(space: str = typer.Option("demo", help="Memory space for the sample")) 
     sample with the offline extractor and the offline MiniLM embeddings; prints what was built."""
     from importlib import resources
 
-    from memgraph_neo4j.graph import MemoryGraph
+    from memgraph_neo4j.api import MemoryGraph
 
     neo4j_cmd.start(timeout=None)
     init()

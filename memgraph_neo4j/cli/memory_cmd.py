@@ -45,7 +45,7 @@ def ingest(
     as_json: bool = typer.Option(False, "--json", help="Print the report as JSON"),
 ) -> None:
     """Build the global memory: passages, memory-guided extraction, facts, promotion, bridging."""
-    from memgraph_neo4j.graph import MemoryGraph
+    from memgraph_neo4j.api import MemoryGraph
 
     for path in paths:
         if not path.exists():
@@ -82,12 +82,12 @@ def ingest(
 def stats(space: str = typer.Option("default", help="Memory space"),
           as_json: bool = typer.Option(False, "--json", help="Machine-readable output")) -> None:
     """Counts per label and state, failed chunks, token usage."""
-    from memgraph_neo4j.memory.stats import memory_stats
-    from memgraph_neo4j.store import GraphStore
+    from memgraph_neo4j.repository.stats import StatsRepository
+    from memgraph_neo4j.server.connection import open_store
 
     try:
-        with GraphStore.connect() as store:
-            data = memory_stats(store, space)
+        with open_store() as store:
+            data = StatsRepository(store, space).memory_stats().model_dump()
     except StoreError as exc:
         _fail(str(exc))
     if as_json:

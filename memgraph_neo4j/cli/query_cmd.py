@@ -12,7 +12,7 @@ from rich.console import Console
 from memgraph_neo4j.store import StoreError
 
 if TYPE_CHECKING:
-    from memgraph_neo4j.graph import MemoryGraph
+    from memgraph_neo4j.api import MemoryGraph
 
 out = Console()
 err = Console(stderr=True)
@@ -25,15 +25,13 @@ LAYERS_HELP = "index | local: top-K from the vector indexes or exact in process 
 @contextmanager
 def _memory(space: str, ppr_engine: str | None, layer_search: str | None) -> Iterator[MemoryGraph]:
     """The space's MemoryGraph; store errors and bad input end the command with a one-line message."""
-    from memgraph_neo4j.graph import MemoryGraph
-    from memgraph_neo4j.retrieval.engine import RetrievalConfig
-    from memgraph_neo4j.settings import Settings
+    from memgraph_neo4j.api import MemoryGraph
+    from memgraph_neo4j.config import Settings
 
     try:
         settings = Settings()
-        config = RetrievalConfig(ppr_engine=ppr_engine or settings.ppr_engine,
-                                 layer_search=layer_search or settings.layer_search)
-        with MemoryGraph(space=space, extractor="offline", retrieval=config) as memory:
+        config = settings.retrieval_config(ppr_engine=ppr_engine, layer_search=layer_search)
+        with MemoryGraph(space=space, extractor="offline", settings=settings, retrieval=config) as memory:
             yield memory
     except (StoreError, ValueError) as exc:
         err.print(f"[red]error:[/red] {exc}", highlight=False)
@@ -74,9 +72,9 @@ def ask(text: str = typer.Argument(..., help="The question"),
         base_url: str | None = typer.Option(None, help="OpenAI-compatible endpoint (Ollama, vLLM)"),
         as_json: bool = typer.Option(False, "--json", help="Machine-readable output")) -> None:
     """Answer a question from the memory, citing passages."""
-    from memgraph_neo4j.llm.chat import OpenAIChat
-
     import openai
+
+    from memgraph_neo4j.llm.chat import OpenAIChat
 
     with _memory(space, ppr_engine, layer_search) as memory:
         chat_model = model or memory.settings.llm_model

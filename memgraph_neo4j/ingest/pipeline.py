@@ -12,11 +12,18 @@ import time
 from pydantic import BaseModel
 from tqdm.auto import tqdm
 
-from memgraph_neo4j.agents.base import ExtractionInput, Extractor, NoGuide, Usage
+from memgraph_neo4j.contracts import (
+    ExtractionInput,
+    ExtractionState,
+    Extractor,
+    NoGuide,
+    Usage,
+)
 from memgraph_neo4j.ingest.chunking import chunk_text
 from memgraph_neo4j.ingest.readers import Document
 from memgraph_neo4j.memory.normalize import content_hash
-from memgraph_neo4j.memory.writer import MemoryWriter, Neo4jGuide
+from memgraph_neo4j.memory.writer import MemoryWriter
+from memgraph_neo4j.repository.passages import DocumentRow, PassageRow
 
 
 class IngestReport(BaseModel):
@@ -37,7 +44,7 @@ class IngestReport(BaseModel):
     seconds: float = 0.0
 
 
-def passage_rows(documents: list[Document], tokens: int, overlap: int) -> list[dict]:
+def passage_rows(documents: list[Document], tokens: int, overlap: int) -> list[PassageRow]:
     """Passages with stable ids: one per corpus passage, else token windows with char offsets."""
     rows = []
     for doc in documents:
@@ -46,14 +53,14 @@ def passage_rows(documents: list[Document], tokens: int, overlap: int) -> list[d
         else:
             spans = [(c.start, c.end, c.text) for c in chunk_text(doc.text, tokens=tokens, overlap=overlap)]
         for index, (start, end, text) in enumerate(spans):
-            rows.append({"id": content_hash(doc.id, str(start), str(end)), "doc_id": doc.id, "index": index,
-                         "title": doc.title or None, "text": text, "start": start, "end": end})
+            rows.append(PassageRow(id=content_hash(doc.id, str(start), str(end)), doc_id=doc.id, index=index,
+                                   title=doc.title or None, text=text, start=start, end=end))
     return rows
 
 
-def document_rows(documents: list[Document]) -> list[dict]:
-    return [{"id": d.id, "title": d.title or None, "source": d.source or None, "chars": len(d.text),
-             "metadata": json.dumps(d.metadata, sort_keys=True, default=str) if d.metadata else None}
+def document_rows(documents: list[Document]) -> list[DocumentRow]:
+    return [DocumentRow(id=d.id, title=d.title or None, source=d.source or None, chars=len(d.text),
+                        metadata=json.dumps(d.metadata, sort_keys=True, default=str) if d.metadata else None)
             for d in documents]
 
 
@@ -66,31 +73,29 @@ def ingest_documents(writer: MemoryWriter, documents: list[Document], extractor:
     report = IngestReport(documents=len(unique))
     passages = passage_rows(unique, ontology.chunking.tokens, ontology.chunking.overlap)
     report.passages = len(passages)
-    existing = writer.existing_passages([p["id"] for p in passages])
-    todo = [p for p in passages if existing.get(p["id"]) != "ok"]  # new, failed or never reached
-    guide = Neo4jGuide(writer.store, writer.space) if guided else NoGuide()
-    inputs = [ExtractionInput(passage_id=p["id"], doc_id=p["doc_id"], text=p["text"], title=p["title"])
-              for p in todo]
+    existing = writer.existing_passages([p.id for p in passages])
+    todo = [p for p in passages if existing.get(p.id) != ExtractionState.OK]  # new, failed or never reached
+    guide = writer.guide() if guided else NoGuide()
+    inputs = [ExtractionInput(passage_id=p.id, doc_id=p.doc_id, text=p.text, title=p.title) for p in todo]
     if dry_run:
-        estimate = getattr(extractor, "estimate_tokens", None)
-        report.estimated_tokens = estimate(inputs, guide) if estimate else 0
+        report.estimated_tokens = extractor.estimate(inputs, guide).tokens
         report.seconds = time.monotonic() - began
         return report
 
-    new_passages = [p for p in todo if p["id"] not in existing]
+    new_passages = [p for p in todo if p.id not in existing]
     report.passages_new = len(new_passages)
     writer.write_documents(document_rows(unique))
     if new_passages:
         writer.write_passages(new_passages)
-        writer.store.write("memory/bump_version", space=writer.space)
+        writer.bump_version()
     bar = tqdm(total=len(inputs), desc=f"extract [{extractor.name}]", unit="chunk", disable=not progress)
     for start in range(0, len(inputs), batch_size):
         batch = inputs[start:start + batch_size]
         outcomes = extractor.extract(batch, guide)
         batch_report = writer.write_outcomes(outcomes)
         promoted, activated = writer.promote()
-        writer.store.write("memory/bump_version", space=writer.space)  # the PPR projection is stale now
-        skipped = sum(bool(o.error and o.error.startswith("skipped:")) for o in outcomes)
+        writer.bump_version()  # the PPR projection is stale now
+        skipped = sum(o.skipped for o in outcomes)
         report.extracted += sum(o.ok for o in outcomes)
         report.failed += batch_report.failed
         report.skipped_budget += skipped

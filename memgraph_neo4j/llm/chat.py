@@ -12,7 +12,7 @@ from typing import TYPE_CHECKING, Any, Protocol, runtime_checkable
 
 from pydantic import BaseModel
 
-from memgraph_neo4j.agents.base import Usage
+from memgraph_neo4j.contracts import Usage
 
 if TYPE_CHECKING:
     from langchain_core.language_models import BaseChatModel

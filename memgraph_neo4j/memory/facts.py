@@ -1,13 +1,19 @@
-"""Pure conversion of extraction outcomes into Fact / Schema rows (no I/O)."""
+"""Pure conversion of extraction outcomes into Fact / Schema / mention rows (no I/O)."""
 
 from __future__ import annotations
 
 from dataclasses import dataclass
 
-from memgraph_neo4j.agents.base import ExtractionOutcome
-from memgraph_neo4j.memory.normalize import content_hash, normalize_entity_name, normalize_relation, normalize_type
+from memgraph_neo4j.contracts import ExtractionOutcome, FactState, SchemaState
+from memgraph_neo4j.memory.normalize import (
+    content_hash,
+    normalize_entity_name,
+    normalize_relation,
+    normalize_type,
+)
 from memgraph_neo4j.memory.ontology import Ontology
 from memgraph_neo4j.memory.resolve import GENERIC_TYPE, Mention, Resolution
+from memgraph_neo4j.repository.facts import FactRow, MentionRow
 
 
 def mentions_of(outcomes: list[ExtractionOutcome], ontology: Ontology) -> list[Mention]:
@@ -39,15 +45,15 @@ def relation_words(relation: str) -> str:
 
 @dataclass
 class FactRows:
-    facts: list[dict]
-    mentions: list[dict]
+    facts: list[FactRow]
+    mentions: list[MentionRow]
     dropped: int  # facts without a usable relation, or whose ends resolve to one entity
 
 
 def fact_rows(outcomes: list[ExtractionOutcome], resolution: Resolution, ontology: Ontology) -> FactRows:
     strict = ontology.mode == "strict"
-    facts: dict[tuple[str, str], dict] = {}
-    mentions: set[tuple[str, str]] = set()
+    facts: dict[tuple[str, str], FactRow] = {}
+    mentions: set[MentionRow] = set()
     dropped = 0
     for o in outcomes:
         if not o.ok:
@@ -55,7 +61,7 @@ def fact_rows(outcomes: list[ExtractionOutcome], resolution: Resolution, ontolog
         for m in mentions_of([o], ontology):
             entity_id = resolution.by_key.get(normalize_entity_name(m.name))
             if entity_id:
-                mentions.add((o.passage_id, entity_id))
+                mentions.add(MentionRow(o.passage_id, entity_id))
         for f in o.extraction.facts:
             relation = normalize_relation(f.relation, ontology)
             head_id = resolution.by_key.get(normalize_entity_name(f.head))
@@ -68,21 +74,20 @@ def fact_rows(outcomes: list[ExtractionOutcome], resolution: Resolution, ontolog
             declared = is_declared(ontology, head_type, relation, tail_type)
             time = (f.time or "").strip() or None
             fact_id = content_hash(head_id, relation, tail_id, time or "")
-            facts[(o.passage_id, fact_id)] = {
-                "id": fact_id,
-                "passage_id": o.passage_id,
-                "head_id": head_id, "tail_id": tail_id,
-                "head": head.name, "tail": tail.name,
-                "relation": relation, "relation_raw": f.relation, "time": time,
-                "text": f"{head.name} {relation_words(relation)} {tail.name}" + (f" ({time})" if time else ""),
-                "head_type": head_type, "tail_type": tail_type,
-                "schema_id": content_hash(head_type, relation, tail_type),
-                "declared": declared,
+            facts[(o.passage_id, fact_id)] = FactRow(
+                id=fact_id,
+                passage_id=o.passage_id,
+                head_id=head_id, tail_id=tail_id,
+                head=head.name, tail=tail.name,
+                relation=relation, relation_raw=f.relation, time=time,
+                text=f"{head.name} {relation_words(relation)} {tail.name}" + (f" ({time})" if time else ""),
+                head_type=head_type, tail_type=tail_type,
+                schema_id=content_hash(head_type, relation, tail_type),
+                declared=declared,
                 # strict: declared schemas are stable from the start, everything else is discarded
-                "schema_state": "stable" if strict and declared else "candidate",
-                "state": "discarded" if strict and not declared else "pending",
-                "extractor": o.extractor, "model": o.model, "prompt_version": o.prompt_version,
-                "ontology_version": ontology.version_hash,
-            }
-    rows = list(facts.values())
-    return FactRows(rows, [{"passage_id": p, "entity_id": e} for p, e in sorted(mentions)], dropped)
+                schema_state=SchemaState.STABLE if strict and declared else SchemaState.CANDIDATE,
+                state=FactState.DISCARDED if strict and not declared else FactState.PENDING,
+                extractor=o.extractor, model=o.model, prompt_version=o.prompt_version,
+                ontology_version=ontology.version_hash,
+            )
+    return FactRows(list(facts.values()), sorted(mentions), dropped)

@@ -4,17 +4,26 @@ Order: (1) exact normalised-name match through stored Alias nodes; (2) embedding
 stored entity of a compatible type (vector index, cosine >= merge threshold); (3) similarity to
 another new name of the same batch; (4) a new entity whose id is the hash of its normalised name.
 In "link" mode steps 2-3 do not merge but return SAME_AS pairs.
+
+Pure: the stored entities are consulted through `EntityLookup` (the EntityRepository, or a fake).
 """
 
 from __future__ import annotations
 
 from collections import Counter, defaultdict
 from dataclasses import dataclass, field
+from typing import Protocol
 
 import numpy as np
 
 from memgraph_neo4j.memory.normalize import content_hash, normalize_entity_name
-from memgraph_neo4j.store import GraphStore
+from memgraph_neo4j.repository.entities import (
+    AliasHit,
+    EntityRow,
+    Neighbor,
+    SimilarEdge,
+    VectorQuery,
+)
 
 GENERIC_TYPE = "Thing"
 
@@ -46,15 +55,26 @@ class ResolvedEntity:
     embedding: list[float] | None = None
     is_new: bool = True
 
+    def row(self) -> EntityRow:
+        return EntityRow(self.id, self.name, self.type, sorted(self.aliases), sorted(self.keys), self.embedding)
+
 
 @dataclass
 class Resolution:
     by_key: dict[str, str]  # normalised name -> entity id
     entities: dict[str, ResolvedEntity]  # entity id -> what to write
-    same_as: list[dict] = field(default_factory=list)  # link mode: {id, neighbor, cosine}
+    same_as: list[SimilarEdge] = field(default_factory=list)  # link mode
 
 
-def resolve_mentions(store: GraphStore, space: str, mentions: list[Mention], embedder=None,
+class EntityLookup(Protocol):
+    """The stored entities as resolution sees them (implemented by repository.entities.EntityRepository)."""
+
+    def lookup_aliases(self, keys: list[str]) -> list[AliasHit]: ...
+
+    def entity_neighbors(self, rows: list[VectorQuery], fetch: int, min_cosine: float) -> list[Neighbor]: ...
+
+
+def resolve_mentions(stored: EntityLookup, mentions: list[Mention], embedder=None,
                      merge_threshold: float = 0.9, mode: str = "merge") -> Resolution:
     surfaces: dict[str, Counter] = defaultdict(Counter)
     types: dict[str, list[str]] = defaultdict(list)
@@ -66,7 +86,7 @@ def resolve_mentions(store: GraphStore, space: str, mentions: list[Mention], emb
     keys = sorted(surfaces)
     by_key: dict[str, str] = {}
     entities: dict[str, ResolvedEntity] = {}
-    same_as: list[dict] = []
+    same_as: list[SimilarEdge] = []
 
     def attach(key: str, entity_id: str, entity_type: str, is_new: bool) -> None:
         ent = entities.get(entity_id)
@@ -78,8 +98,8 @@ def resolve_mentions(store: GraphStore, space: str, mentions: list[Mention], emb
         by_key[key] = entity_id
 
     # (1) exact: names seen before, stored as Alias nodes
-    for row in store.read("memory/lookup_aliases", space=space, keys=keys):
-        attach(row["key"], row["entity_id"], row["type"], is_new=False)
+    for alias in stored.lookup_aliases(keys):
+        attach(alias.key, alias.entity_id, alias.type, is_new=False)
     pending = [k for k in keys if k not in by_key]
     if not pending:
         return Resolution(by_key, entities, same_as)
@@ -90,18 +110,17 @@ def resolve_mentions(store: GraphStore, space: str, mentions: list[Mention], emb
         matrix = embedder.embed_documents(names)
         vectors = {k: matrix[i] for i, k in enumerate(pending)}
         # (2) similar stored entity of a compatible type
-        rows = [{"id": f"key:{k}", "vector": vectors[k].tolist()} for k in pending]
-        best: dict[str, dict] = {}
-        for hit in store.read("memory/entity_neighbors", space=space, rows=rows, fetch=20,
-                              min_cosine=merge_threshold):
-            key = hit["id"][4:]
-            if key not in best and types_compatible(pick_type(types[key]), hit["type"]):
+        queries = [VectorQuery(f"key:{k}", vectors[k].tolist()) for k in pending]
+        best: dict[str, Neighbor] = {}
+        for hit in stored.entity_neighbors(queries, fetch=20, min_cosine=merge_threshold):
+            key = hit.id[4:]
+            if key not in best and types_compatible(pick_type(types[key]), hit.type):
                 best[key] = hit
         for key, hit in best.items():
             if mode == "merge":
-                attach(key, hit["neighbor"], hit["type"], is_new=False)
+                attach(key, hit.neighbor, hit.type, is_new=False)
             else:
-                same_as.append({"id": content_hash(key), "neighbor": hit["neighbor"], "cosine": hit["cosine"]})
+                same_as.append(SimilarEdge(content_hash(key), hit.neighbor, hit.cosine))
         pending = [k for k in pending if k not in by_key]
 
     # (3) new names similar to each other in this batch, then (4) new entities. Most frequent
@@ -134,5 +153,5 @@ def resolve_mentions(store: GraphStore, space: str, mentions: list[Mention], emb
             is_root[row_of[key]] = True
             root_ids[row_of[key]] = entity_id
         if target:
-            same_as.append({"id": entity_id, "neighbor": target[0], "cosine": target[1]})
+            same_as.append(SimilarEdge(entity_id, target[0], target[1]))
     return Resolution(by_key, entities, same_as)

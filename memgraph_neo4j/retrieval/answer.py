@@ -2,22 +2,13 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 from pydantic import BaseModel, Field
 
-from memgraph_neo4j.agents.extract import parse_json_object
-from memgraph_neo4j.retrieval.engine import RetrievalResult, Retriever
-
-ANSWER_PROMPT_VERSION = "ans-v1"
-SYSTEM = (
-    "Answer the question from the numbered passages and facts only. Be brief. "
-    'Reply with JSON: {"answer": "...", "citations": ["P1", ...]} citing the passages you used; '
-    'if the context does not contain the answer, say so in "answer" and cite nothing.'
-)
-
-
-class AnswerModel(BaseModel):
-    answer: str
-    citations: list[str] = Field(default_factory=list)
+from memgraph_neo4j.llm.chat import ChatClient
+from memgraph_neo4j.prompts import answer as prompt
+from memgraph_neo4j.retrieval.base import RetrievalResult, Retriever
 
 
 class Answer(BaseModel):
@@ -30,6 +21,7 @@ class Answer(BaseModel):
 
 
 def build_context(result: RetrievalResult, facts: list[str]) -> tuple[str, dict[str, str]]:
+    """The numbered passages and the facts as the prompt shows them, and label -> passage id."""
     labels = {f"P{i}": hit.id for i, hit in enumerate(result.passages, 1)}
     lines = [f"[P{i}] {hit.name or ''}\n{hit.text or ''}" for i, hit in enumerate(result.passages, 1)]
     if facts:
@@ -37,18 +29,19 @@ def build_context(result: RetrievalResult, facts: list[str]) -> tuple[str, dict[
     return "\n\n".join(lines), labels
 
 
-def ask(retriever: Retriever, chat, question: str, method: str = "memgraphrag", top_k: int = 5,
+FactsOf = Callable[[list[str], int], list[str]]  # entity ids, limit -> fact texts
+
+
+def ask(retriever: Retriever, chat: ChatClient, question: str, top_k: int = 5, facts_of: FactsOf | None = None,
         max_facts: int = 30) -> Answer:
-    result = retriever.search(question, method=method, top_k=top_k)
-    facts = [r["text"] for r in retriever.store.read(
-        "retrieval/entity_facts", space=retriever.space, entity_ids=[e.id for e in result.entities],
-        limit=max_facts)] if result.entities else []
-    context, labels = build_context(result, facts)
-    reply = chat.complete_json(SYSTEM, f"{context}\n\nQuestion: {question}", AnswerModel)
-    try:
-        parsed = AnswerModel.model_validate(parse_json_object(reply.text))
-    except (ValueError, TypeError):  # a model that ignores the JSON instruction still gets its words through
-        parsed = AnswerModel(answer=reply.text.strip())
+    """Retrieve, add the active facts of the top entities (`facts_of`, e.g. SearchRepository.facts_of),
+    and let the chat model answer from that context, citing passages by label."""
+    result = retriever.search(question, top_k=top_k)
+    entity_ids = [e.id for e in result.entities]
+    facts = facts_of(entity_ids, max_facts) if facts_of is not None and entity_ids else []
+    text, labels = build_context(result, facts)
+    reply = chat.complete_json(prompt.SYSTEM, prompt.user_prompt(text, question), prompt.AnswerModel)
+    parsed = prompt.parse_answer(reply.text)
     cited = [labels[c] for c in parsed.citations if c in labels]
     return Answer(question=question, answer=parsed.answer, cited_passage_ids=cited, evidence=result,
                   facts=facts, model=reply.model)

@@ -13,8 +13,8 @@ passage ids are assumed to be distinct strings, so the per-kind maps are simply 
 
 Calibration (shared/notes/retrieval-calibration.md, MuSiQue): the HippoRAG-2 entity weighting beat
 eq. 6 by 3.6 pts R@5, the schema filter cost 8-10 pts on encyclopaedic text, and hub suppression /
-density changed no top-5 result at alpha = 0.05. Hence `SeedConfig()` defaults to the measured
-best and `SeedConfig.paper()` gives the paper-faithful configuration.
+density changed no top-5 result at alpha = 0.05. Hence `SeedConfig()` (config.py) defaults to the
+measured best and `SeedConfig.paper()` gives the paper-faithful configuration.
 """
 
 from __future__ import annotations
@@ -23,10 +23,8 @@ import math
 from collections import defaultdict
 from collections.abc import Collection, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import Literal
 
-EntityWeighting = Literal["mean", "hipporag"]
-
+from memgraph_neo4j.config import SeedConfig
 
 # --- inputs ------------------------------------------------------------------------------------
 
@@ -222,41 +220,6 @@ def to_distribution(weights: Mapping[str, float]) -> dict[str, float]:
     positive = {node: w for node, w in weights.items() if w > 0}
     total = sum(positive.values())
     return {node: w / total for node, w in positive.items()} if total > 0 else {}
-
-
-# --- configurations ----------------------------------------------------------------------------
-
-
-@dataclass(frozen=True)
-class SeedConfig:
-    """Switches for MemGraphRAG seeding; defaults = best measured on MuSiQue (see module doc).
-
-    schema_filter is read by the caller, not here: it decides which facts and schemas are fetched
-    (active facts / stable schemas only). Seeds of the same hits do not depend on it.
-    """
-
-    schema_filter: bool = False
-    hub_suppression: bool = True  # eq. 7's 1/log(deg+1); False -> factor 1
-    density: bool = True  # eq. 8's sigma term; False -> sim x alpha
-    entity_weighting: EntityWeighting = "hipporag"  # "mean" = eq. 6
-    alpha: float = 0.05  # passage seed scale
-    fact_threshold: float = 0.6  # tau_q: facts with similarity <= tau_q are dropped
-    schema_threshold: float = 0.0  # schemas with relevance <= this are dropped (not calibrated yet)
-    top_k_facts: int | None = 5  # strongest facts kept after the threshold; None = all
-    normalise_passage_scores: bool = False  # True -> min-max the passage sims first (HippoRAG 2)
-
-    def __post_init__(self) -> None:
-        if self.entity_weighting not in ("mean", "hipporag"):
-            raise ValueError(f"entity_weighting must be 'mean' or 'hipporag', not {self.entity_weighting!r}")
-        if self.alpha < 0:
-            raise ValueError(f"alpha must be >= 0, not {self.alpha}")
-        if self.top_k_facts is not None and self.top_k_facts < 1:
-            raise ValueError(f"top_k_facts must be >= 1 or None, not {self.top_k_facts}")
-
-    @classmethod
-    def paper(cls) -> SeedConfig:
-        """Paper-faithful: eq. 6 mean entity weights and the schema filter on."""
-        return cls(schema_filter=True, entity_weighting="mean")
 
 
 def select_facts(fact_hits: Iterable[FactHit], threshold: float, top_k: int | None) -> list[FactHit]:

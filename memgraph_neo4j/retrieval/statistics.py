@@ -2,8 +2,9 @@
 entities of each hit passage and the number of passages (IDF, hub suppression, density).
 
 `StatisticsSnapshot` holds them for a whole space at one memory version (one read per version,
-cypher/retrieval/export_statistics), so seeding a query costs no round trip; `from_query_rows`
+cypher/retrieval/export_statistics), so seeding a query costs no round trip; `from_hit_statistics`
 reads them for one query's hits (cypher/retrieval/seed_statistics), for spaces too large to hold.
+`SeedStatisticsSource` picks between the two, per memory version.
 """
 
 from __future__ import annotations
@@ -12,15 +13,21 @@ import math
 from collections import Counter, defaultdict
 from collections.abc import Iterable
 
+from memgraph_neo4j.repository.statistics import (
+    HitStatistics,
+    SpaceCounts,
+    SpaceMentions,
+    StatisticsRepository,
+)
 from memgraph_neo4j.retrieval.seeds import SeedStatistics
 
 
-def from_query_rows(row: dict, passage_ids: Iterable[str]) -> SeedStatistics:
-    """SeedStatistics from cypher/retrieval/seed_statistics (one query's hits)."""
-    total = max(row["passages"], 1)
-    stats = SeedStatistics(row["passages"], {e: n for e, n in row["entity_passages"]},
-                           {t: n for t, n in row["type_degree"]}, {p: [] for p in passage_ids})
-    for pid, eid, df in row["passage_mentions"]:
+def from_hit_statistics(row: HitStatistics, passages: int, passage_ids: Iterable[str]) -> SeedStatistics:
+    """SeedStatistics from one query's hits (cypher/retrieval/seed_statistics)."""
+    total = max(passages, 1)
+    stats = SeedStatistics(passages, {e: n for e, n in row.entity_passages},
+                           {t: n for t, n in row.type_degree}, {p: [] for p in passage_ids})
+    for pid, eid, df in row.passage_mentions:
         stats.passage_entities[pid].append(eid)
         stats.idf[eid] = math.log(total / max(df, 1))
     return stats
@@ -29,13 +36,13 @@ def from_query_rows(row: dict, passage_ids: Iterable[str]) -> SeedStatistics:
 class StatisticsSnapshot:
     """The seed statistics of a whole space, read once (cypher/retrieval/export_statistics)."""
 
-    def __init__(self, row: dict) -> None:
-        self.passages = row["passages"]
+    def __init__(self, mentions: SpaceMentions, passages: int) -> None:
+        self.passages = passages
         self.entities_of: dict[str, list[str]] = defaultdict(list)
-        for pid, eid in zip(row["mention_passages"], row["mention_entities"], strict=True):
+        for pid, eid in zip(mentions.passages, mentions.entities, strict=True):
             self.entities_of[pid].append(eid)
-        self.df = Counter(row["mention_entities"])
-        self.type_degree = {t: n for t, n in row["type_degree"]}
+        self.df = Counter(mentions.entities)
+        self.type_degree = {t: n for t, n in mentions.type_degree}
 
     def lookup(self, entity_ids: Iterable[str], type_ids: Iterable[str], passage_ids: Iterable[str]) -> SeedStatistics:
         total = max(self.passages, 1)
@@ -47,3 +54,39 @@ class StatisticsSnapshot:
             for e in stats.passage_entities[p]:
                 stats.idf[e] = math.log(total / max(self.df[e], 1))
         return stats
+
+
+class SpaceCountsCache:
+    """The space's sizes, read once per memory version (cypher/retrieval/space_counts)."""
+
+    def __init__(self, repository: StatisticsRepository) -> None:
+        self.repository = repository
+        self._counts: tuple[int, SpaceCounts] | None = None
+
+    def __call__(self, version: int) -> SpaceCounts:
+        if self._counts is None or self._counts[0] != version:
+            self._counts = (version, self.repository.counts())
+        return self._counts[1]
+
+
+class SeedStatisticsSource:
+    """Seed statistics from a snapshot read once per memory version; for spaces with more mentions
+    than `max_mentions`, read per query (a snapshot would not fit in memory)."""
+
+    def __init__(self, repository: StatisticsRepository, counts: SpaceCountsCache, max_mentions: int) -> None:
+        self.repository, self.counts, self.max_mentions = repository, counts, max_mentions
+        self._snapshot: tuple[int, StatisticsSnapshot | None] | None = None
+
+    def lookup(self, version: int, entity_ids: list[str], type_ids: list[str],
+               passage_ids: list[str]) -> SeedStatistics:
+        counts = self.counts(version)
+        if self._snapshot is None or self._snapshot[0] != version:
+            snapshot = None
+            if counts.mentions <= self.max_mentions:
+                snapshot = StatisticsSnapshot(self.repository.mentions(), counts.passages)
+            self._snapshot = (version, snapshot)
+        snapshot = self._snapshot[1]
+        if snapshot is not None:
+            return snapshot.lookup(entity_ids, type_ids, passage_ids)
+        return from_hit_statistics(self.repository.of_hits(entity_ids, type_ids, passage_ids), counts.passages,
+                                   passage_ids)

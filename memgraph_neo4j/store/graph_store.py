@@ -13,7 +13,7 @@ from neo4j import Driver, GraphDatabase, ManagedTransaction, Record
 from neo4j.exceptions import AuthError, ServiceUnavailable
 from neo4j.graph import Node, Path, Relationship
 
-from memgraph_neo4j.settings import Connection, Settings, connection
+from memgraph_neo4j.config import Connection
 from memgraph_neo4j.store.cypher import CypherLibrary, default_library
 
 
@@ -45,9 +45,8 @@ class GraphStore:
         self.uri = uri
 
     @classmethod
-    def connect(cls, conn: Connection | None = None, settings: Settings | None = None,
-                verify: bool = True) -> GraphStore:
-        conn = conn or connection(settings)
+    def connect(cls, conn: Connection, verify: bool = True) -> GraphStore:
+        """A store on `conn`; `server.connection.open_store()` picks the connection (env or local server)."""
         # Notifications off: "unknown label/property" warnings on a fresh database are noise here.
         driver = GraphDatabase.driver(conn.uri, auth=(conn.username, conn.password),
                                       notifications_min_severity="OFF")
@@ -89,6 +88,14 @@ class GraphStore:
 
     def write(self, name: str, /, **params: Any) -> list[dict[str, Any]]:
         return self._execute("write", name, params)
+
+    def read_many(self, statements: Sequence[tuple[str, Mapping[str, Any]]]) -> list[list[dict[str, Any]]]:
+        """Several statements in one read transaction: one consistent view, one session."""
+        def run_all(tx: ManagedTransaction) -> list[list[dict[str, Any]]]:
+            return [self._run(tx, name, params) for name, params in statements]
+
+        with self.driver.session(database=self.database) as session:
+            return session.execute_read(run_all)
 
     def _execute(self, mode: str, name: str, params: Mapping[str, Any]) -> list[dict[str, Any]]:
         with self.driver.session(database=self.database) as session:

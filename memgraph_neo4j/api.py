@@ -1,0 +1,129 @@
+"""`MemoryGraph`: the Python entry point to one memory space in Neo4j."""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from pathlib import Path
+from typing import Any
+
+from memgraph_neo4j.config import MemoryConfig, RetrievalConfig, Settings
+from memgraph_neo4j.contracts import Extractor
+from memgraph_neo4j.extractors.factory import make_extractor
+from memgraph_neo4j.ingest.pipeline import IngestReport, ingest_documents
+from memgraph_neo4j.ingest.readers import Document, read_path
+from memgraph_neo4j.llm.chat import ChatClient
+from memgraph_neo4j.memory.ontology import Ontology, load_ontology
+from memgraph_neo4j.memory.writer import MemoryWriter
+from memgraph_neo4j.retrieval import (
+    RetrievalContext,
+    RetrievalResult,
+    Retriever,
+    make_retriever,
+)
+from memgraph_neo4j.retrieval.answer import Answer, ask
+from memgraph_neo4j.server.connection import open_store
+from memgraph_neo4j.store import GraphStore
+
+
+def _documents(sources: Iterable[str | Path | Document] | str | Path | Document) -> list[Document]:
+    if isinstance(sources, (str, Path, Document)):
+        sources = [sources]
+    docs: list[Document] = []
+    for source in sources:
+        if isinstance(source, Document):
+            docs.append(source)
+        elif isinstance(source, Path) or (isinstance(source, str) and "\n" not in source and Path(source).exists()):
+            docs.extend(read_path(source))
+        elif isinstance(source, str):
+            docs.append(Document(text=source, source="text"))
+        else:
+            raise TypeError(f"cannot ingest {type(source).__name__}: give paths, texts or Document objects")
+    return docs
+
+
+class MemoryGraph:
+    """One memory space: ingest, promote, stats, search and ask."""
+
+    def __init__(self, space: str = "default", store: GraphStore | None = None,
+                 ontology: Ontology | str | Path | None = None, embedder: Any = "minilm",
+                 extractor: Extractor | str = "offline", config: MemoryConfig | None = None,
+                 settings: Settings | None = None, retrieval: RetrievalConfig | None = None, **extractor_options: Any) -> None:
+        if not space or not space.replace("_", "").replace("-", "").isalnum():
+            raise ValueError(f"space {space!r}: use letters, digits, '-' and '_' only")
+        self.settings = settings or Settings()
+        self.space = space
+        self._own_store = store is None
+        self.store = store or open_store(self.settings)
+        self.ontology = ontology if isinstance(ontology, Ontology) else load_ontology(ontology)
+        if isinstance(embedder, str):
+            from memgraph_neo4j.embeddings import make_embedder
+
+            embedder = make_embedder(embedder)
+        self.embedder = embedder
+        self.extractor = extractor if not isinstance(extractor, str) else \
+            make_extractor(extractor, self.ontology, self.embedder, **extractor_options)
+        self.writer = MemoryWriter(self.store, space, self.ontology, self.embedder, config)
+        self._schema_ready = False
+        self.retrieval_config = retrieval
+        self._retrieval: RetrievalContext | None = None
+        self._retrievers: dict[str, Retriever] = {}
+
+    def close(self) -> None:
+        if self._own_store:
+            self.store.close()
+
+    def __enter__(self) -> MemoryGraph:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
+    def init(self) -> None:
+        if not self._schema_ready:
+            dimension = getattr(self.embedder, "dimension", self.settings.embedding_dimension)
+            self.store.init_schema(dimension)
+            self._schema_ready = True
+
+    def ingest(self, sources, extractor: Extractor | None = None, batch_size: int = 64, guided: bool = True,
+               dry_run: bool = False, progress: bool = True) -> IngestReport:
+        """Files, folders, texts or Documents -> passages, facts, entities; promotion after every batch."""
+        self.init()
+        return ingest_documents(self.writer, _documents(sources), extractor or self.extractor,
+                                batch_size=batch_size, guided=guided, dry_run=dry_run, progress=progress)
+
+    @property
+    def retrieval(self) -> RetrievalContext:
+        """What the retrieval methods of this space share (caches, projection, PPR engine)."""
+        if self._retrieval is None:
+            config = self.retrieval_config or self.settings.retrieval_config()
+            self._retrieval = RetrievalContext(self.store, self.space, self.embedder, config)
+        return self._retrieval
+
+    def retriever(self, method: str = "memgraphrag") -> Retriever:
+        """The retriever of one method (dense, bm25, hipporag2, memgraphrag) on this space."""
+        if method not in self._retrievers:
+            self._retrievers[method] = make_retriever(method, self.retrieval)
+        return self._retrievers[method]
+
+    def search(self, question: str, method: str = "memgraphrag", top_k: int = 5, top_m: int = 10) -> RetrievalResult:
+        """Top-k passages (and top-m entities, seeding facts and schemas) with per-stage timings."""
+        return self.retriever(method).search(question, top_k=top_k, top_m=top_m)
+
+    def ask(self, question: str, chat: ChatClient | None = None, method: str = "memgraphrag",
+            top_k: int = 5) -> Answer:
+        """Answer from the retrieved passages and the top entities' active facts, with citations.
+        `chat`: an llm.ChatClient (OpenAIChat, LangChainChat); default: OpenAIChat from the environment."""
+        if chat is None:
+            from memgraph_neo4j.llm.chat import OpenAIChat
+
+            chat = OpenAIChat(model=self.settings.llm_model)
+        return ask(self.retriever(method), chat, question, top_k=top_k, facts_of=self.retrieval.search.facts_of)
+
+    def promote(self) -> tuple[int, int]:
+        return self.writer.promote()
+
+    def stats(self) -> dict:
+        from memgraph_neo4j.repository.stats import StatsRepository
+
+        return StatsRepository(self.store, self.space).memory_stats().model_dump()
+

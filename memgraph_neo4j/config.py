@@ -1,0 +1,166 @@
+"""Every setting in one place, built once and passed down.
+
+`Settings` come from the environment (prefix MEMGRAPH_); `Connection` says where Neo4j is
+(server/connection.py resolves it: NEO4J_URI/USERNAME/PASSWORD, else the local launcher's server);
+`MemoryConfig`, `SeedConfig` and `RetrievalConfig` switch the memory and retrieval parts.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any, Literal
+
+import platformdirs
+from pydantic import Field
+from pydantic_settings import BaseSettings, SettingsConfigDict
+
+
+def _default_home() -> Path:
+    return platformdirs.user_data_path("memgraph-neo4j", appauthor=False)
+
+
+class Settings(BaseSettings):
+    model_config = SettingsConfigDict(env_prefix="MEMGRAPH_", extra="ignore")
+
+    # Local Neo4j launcher
+    home: Path = Field(default_factory=_default_home, description="Per-user data dir: assembled Neo4j, data, logs")
+    instance: Path | None = Field(default=None, description="Instance dir (conf, data, logs); default home/instance")
+    bolt_port: int = 7687
+    http_port: int = 7474
+    heap: str = "1g"
+    pagecache: str = "512m"
+    start_timeout: float = 180.0
+    # Connection (NEO4J_* environment variables take precedence, see connection())
+    database: str = "neo4j"
+    # Embeddings
+    embedding_dimension: int = 384
+    # Chat model for `ask` and the openai extractor (OPENAI_API_KEY / OPENAI_BASE_URL as usual)
+    llm_model: str = "gpt-4o-mini"
+    # Personalised PageRank: "gds" (gds.pageRank.stream), "local" (same iteration in process on an
+    # exported copy of the projection; pays ~1 s per memory version, then ~7 ms per query) or
+    # "client" (through the graphdatascience client)
+    ppr_engine: str = "gds"
+    # Top-K facts, schemas and passages: "index" (the Neo4j vector indexes) or "local" (exact, in
+    # process over the space's vectors; reads them once per memory version, then ~3 ms per query)
+    layer_search: str = "index"
+
+    def retrieval_config(self, **overrides: Any) -> RetrievalConfig:
+        """The retrieval configuration these settings select; `None` overrides are ignored."""
+        chosen = {"ppr_engine": self.ppr_engine, "layer_search": self.layer_search}
+        chosen.update({k: v for k, v in overrides.items() if v is not None})
+        return RetrievalConfig(**chosen)
+
+
+class Connection(BaseSettings):
+    """Where the library connects. Environment NEO4J_URI/NEO4J_USERNAME/NEO4J_PASSWORD override all."""
+
+    model_config = SettingsConfigDict(extra="ignore")
+
+    uri: str
+    username: str = "neo4j"
+    password: str
+    database: str = "neo4j"
+
+
+
+@dataclass
+class MemoryConfig:
+    merge_threshold: float = 0.9  # cosine above which two names of compatible type are one entity
+    resolution: str = "merge"  # "merge" | "link" (SAME_AS edges instead of merging)
+    bridge_threshold: float = 0.8  # [0.8] similarity edges between entities
+    bridge_k: int = 10  # nearest neighbours considered per entity
+
+
+EntityWeighting = Literal["mean", "hipporag"]
+
+
+@dataclass(frozen=True)
+class SeedConfig:
+    """Switches for the PageRank seeds (retrieval/seeds.py); defaults = best measured on MuSiQue.
+
+    Calibration (shared/notes/retrieval-calibration.md, MuSiQue): the HippoRAG-2 entity weighting beat
+    eq. 6 by 3.6 pts R@5, the schema filter cost 8-10 pts on encyclopaedic text, and hub suppression /
+    density changed no top-5 result at alpha = 0.05. `SeedConfig.paper()` is the paper as written.
+    schema_filter decides which facts and schemas are fetched (active facts / stable schemas only);
+    seeds of the same hits do not depend on it.
+    """
+
+    schema_filter: bool = False
+    hub_suppression: bool = True  # eq. 7's 1/log(deg+1); False -> factor 1
+    density: bool = True  # eq. 8's sigma term; False -> sim x alpha
+    entity_weighting: EntityWeighting = "hipporag"  # "mean" = eq. 6
+    alpha: float = 0.05  # passage seed scale
+    fact_threshold: float = 0.6  # tau_q: facts with similarity <= tau_q are dropped (memgraphrag)
+    schema_threshold: float = 0.0  # schemas with relevance <= this are dropped (not calibrated yet)
+    # strongest facts kept (after the threshold, for memgraphrag); None = all of the FACTS_READ read
+    top_k_facts: int | None = 5
+    normalise_passage_scores: bool = False  # True -> min-max the passage sims first (HippoRAG 2)
+
+    def __post_init__(self) -> None:
+        if self.entity_weighting not in ("mean", "hipporag"):
+            raise ValueError(f"entity_weighting must be 'mean' or 'hipporag', not {self.entity_weighting!r}")
+        if self.alpha < 0:
+            raise ValueError(f"alpha must be >= 0, not {self.alpha}")
+        if self.top_k_facts is not None and self.top_k_facts < 1:
+            raise ValueError(f"top_k_facts must be >= 1 or None, not {self.top_k_facts}")
+
+    @classmethod
+    def paper(cls) -> SeedConfig:
+        """Paper-faithful: eq. 6 mean entity weights and the schema filter on."""
+        return cls(schema_filter=True, entity_weighting="mean")
+
+
+PPR_ENGINES = ("gds", "local", "client")
+LAYER_SEARCHES = ("index", "local")
+
+
+@dataclass
+class RetrievalConfig:
+    top_k_schemas: int = 10
+    top_n_passages: int = 50  # dense passage scores used as passage seeds
+    damping: float = 0.5  # probability of following an edge: restart probability 0.5 (eq. 20, λ = 0.5)
+    iterations: int = 20  # with restart 0.5 the residual after 20 steps is ~0.5^20 = 1e-6
+    tolerance: float = 1e-7
+    concurrency: int = 1  # measured fastest per query on 2 cores (the open edition allows <= 4)
+    # "gds": gds.pageRank.stream on the named projection (the reference). "local": the same
+    # iteration in process on a copy of that projection, exported once per memory version.
+    # "client": through a graphdatascience client (see retrieval/ppr/).
+    ppr_engine: str = "gds"
+    # "index": top-K facts, schemas and passages from the Neo4j vector indexes (HNSW, approximate).
+    # "local": exact cosine top-K in process over the space's vectors, read once per memory version
+    # (retrieval/layers.py); spaces with more than snapshot_max_vectors use the indexes.
+    layer_search: str = "index"
+    snapshot_max_vectors: int = 200_000  # ~1.6 KB each held with MiniLM (384 float32 + ids, texts)
+    over_fetch: int = 3  # vector hits asked per result wanted, before filtering by space and state
+    # vector hits asked per layer at least: the HNSW search is approximate and searches wider for a
+    # larger k; with 30 instead of 100, 17 of 100 MuSiQue questions got a different top-10 of schemas
+    min_fetch: int = 100
+    ppr_candidates: int = 300  # best-scored nodes resolved per GDS call; more only if they hold too few
+    # seed statistics are held in memory per memory version up to this many passage mentions
+    # (measured 120 bytes each held, 220 at peak); beyond, each query reads those of its hits
+    # (~10 ms more per query on MuSiQue)
+    snapshot_max_mentions: int = 1_000_000
+    # edge weight of pending facts in the projection; None: 0 with the schema filter, else 1
+    pending_weight: float | None = None
+    type_weight: float = 1.0  # entity-type edges
+    # False: the "no adjudication" ablation, facts with a verdict (discarded, superseded, ...) are used
+    adjudication: bool = True
+    seeds: SeedConfig = field(default_factory=SeedConfig)
+
+    def __post_init__(self) -> None:
+        if self.ppr_engine not in PPR_ENGINES:
+            raise ValueError(f"ppr_engine must be one of {', '.join(PPR_ENGINES)}, not {self.ppr_engine!r}")
+        if self.layer_search not in LAYER_SEARCHES:
+            raise ValueError(f"layer_search must be one of {', '.join(LAYER_SEARCHES)}, not {self.layer_search!r}")
+        if not 0 < self.damping < 1:
+            raise ValueError(f"damping must be in (0, 1), not {self.damping}")
+        for name in ("ppr_candidates", "over_fetch", "min_fetch", "iterations"):
+            if getattr(self, name) < 1:
+                raise ValueError(f"{name} must be >= 1, not {getattr(self, name)}")
+
+    @property
+    def effective_pending_weight(self) -> float:
+        if self.pending_weight is not None:
+            return self.pending_weight
+        return 0.0 if self.seeds.schema_filter else 1.0

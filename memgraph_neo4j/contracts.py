@@ -1,0 +1,188 @@
+"""Shared types at the bottom of the package: what extractors produce, what the memory tells them,
+and the states a Schema, a Fact and a Passage's extraction can be in.
+
+Every layer may import from here; this module imports nothing of the package. States are stored as
+`state` / `extraction` properties and always reach Cypher as parameters (never as literals pasted
+into a statement), so a rename happens here and nowhere else.
+"""
+
+from __future__ import annotations
+
+from enum import StrEnum
+from typing import Protocol, runtime_checkable
+
+from pydantic import BaseModel, Field
+
+# --- states ------------------------------------------------------------------------------------
+
+
+class SchemaState(StrEnum):
+    """`candidate` until seen often enough, then `stable` (promotion, cypher/memory/promote_*)."""
+
+    CANDIDATE = "candidate"
+    STABLE = "stable"
+
+
+class FactState(StrEnum):
+    """`pending` while the schema is a candidate, `active` once it is stable; the rest are verdicts:
+    the memory judged the fact wrong, outdated or in conflict (adjudication, or a strict ontology
+    for undeclared schemas). Retrieval leaves verdicts out unless adjudication is switched off."""
+
+    PENDING = "pending"
+    ACTIVE = "active"
+    DISCARDED = "discarded"
+    SUPERSEDED = "superseded"
+    CONTRADICTED = "contradicted"
+
+
+FACT_VERDICTS = (FactState.DISCARDED, FactState.SUPERSEDED, FactState.CONTRADICTED)
+
+
+class ExtractionState(StrEnum):
+    """Per passage: `pending` until extracted (or skipped by the budget), `ok`, or `failed`."""
+
+    PENDING = "pending"
+    OK = "ok"
+    FAILED = "failed"
+
+
+def fact_states(schema_filter: bool, adjudication: bool = True) -> list[str]:
+    """Fact states retrieval uses: active only under the schema filter, verdicts only without adjudication."""
+    states = [FactState.ACTIVE] if schema_filter else [FactState.ACTIVE, FactState.PENDING]
+    return [str(s) for s in (states if adjudication else [*states, *FACT_VERDICTS])]
+
+
+def schema_states(schema_filter: bool) -> list[str]:
+    return [str(s) for s in ([SchemaState.STABLE] if schema_filter else [SchemaState.STABLE, SchemaState.CANDIDATE])]
+
+
+# --- what an extractor yields (the extraction prompt's reply model) -----------------------------
+
+
+class ExtractedEntity(BaseModel):
+    name: str = Field(min_length=1, description="Surface name as written, or the canonical name if known")
+    type: str = Field(default="Thing", description="Entity type, preferably one of the ontology's types")
+
+
+class ExtractedFact(BaseModel):
+    head: str = Field(min_length=1)
+    relation: str = Field(min_length=1)
+    tail: str = Field(min_length=1)
+    head_type: str | None = None
+    tail_type: str | None = None
+    time: str | None = Field(default=None, description="Optional time qualifier (e.g. '1998', '2001-2005')")
+
+
+class Extraction(BaseModel):
+    """Entities and facts grounded in one passage."""
+
+    entities: list[ExtractedEntity] = Field(default_factory=list)
+    facts: list[ExtractedFact] = Field(default_factory=list)
+
+
+class ExtractionInput(BaseModel):
+    """One chunk to extract from."""
+
+    passage_id: str
+    doc_id: str
+    text: str
+    title: str | None = None
+
+
+class Usage(BaseModel):
+    prompt_tokens: int = 0
+    completion_tokens: int = 0
+    cost: float = 0.0  # in the configured currency; 0 when no price is configured
+
+    def __add__(self, other: Usage) -> Usage:
+        return Usage(prompt_tokens=self.prompt_tokens + other.prompt_tokens,
+                     completion_tokens=self.completion_tokens + other.completion_tokens,
+                     cost=self.cost + other.cost)
+
+    @property
+    def tokens(self) -> int:
+        return self.prompt_tokens + self.completion_tokens
+
+
+BUDGET_SKIP = "skipped: budget"  # error prefix of chunks never sent because the budget ran out
+
+
+class ExtractionOutcome(BaseModel):
+    """What the extractor made of one chunk: an Extraction, or an error (never silently dropped)."""
+
+    passage_id: str
+    doc_id: str
+    extraction: Extraction | None = None
+    error: str | None = None
+    attempts: int = 1
+    usage: Usage = Field(default_factory=Usage)
+    extractor: str  # "openai" | "langchain" | "offline" | "openie"
+    model: str | None = None
+    prompt_version: str | None = None
+
+    @property
+    def ok(self) -> bool:
+        return self.extraction is not None and self.error is None
+
+    @property
+    def skipped(self) -> bool:
+        """Never sent: the budget ran out first. The passage stays pending for the next ingest."""
+        return bool(self.error and self.error.startswith(BUDGET_SKIP))
+
+    @property
+    def passage_state(self) -> ExtractionState:
+        if self.ok:
+            return ExtractionState.OK
+        return ExtractionState.PENDING if self.skipped else ExtractionState.FAILED
+
+
+# --- what the memory tells an extractor ---------------------------------------------------------
+
+
+class KnownSchema(BaseModel):
+    head_type: str
+    relation: str
+    tail_type: str
+    frequency: int = 0
+
+
+class KnownEntity(BaseModel):
+    name: str  # canonical name
+    type: str
+    aliases: list[str] = Field(default_factory=list)
+
+
+@runtime_checkable
+class MemoryGuide(Protocol):
+    """What the memory tells the extraction agent before each chunk (memory-guided extraction)."""
+
+    def stable_schemas(self, limit: int = 50) -> list[KnownSchema]:
+        """Stable schemas, most frequent first."""
+        ...
+
+    def known_entities(self, text: str, limit: int = 30) -> list[KnownEntity]:
+        """Canonical entities already in memory that this text mentions."""
+        ...
+
+
+class NoGuide:
+    """An empty memory (first chunk, or guidance switched off)."""
+
+    def stable_schemas(self, limit: int = 50) -> list[KnownSchema]:
+        return []
+
+    def known_entities(self, text: str, limit: int = 30) -> list[KnownEntity]:
+        return []
+
+
+@runtime_checkable
+class Extractor(Protocol):
+    name: str
+
+    def extract(self, items: list[ExtractionInput], guide: MemoryGuide) -> list[ExtractionOutcome]:
+        """One outcome per input, in input order."""
+        ...
+
+    def estimate(self, items: list[ExtractionInput], guide: MemoryGuide) -> Usage:
+        """Expected usage without extracting (dry run); zero for extractors that call no model."""
+        ...

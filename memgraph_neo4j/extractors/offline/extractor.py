@@ -1,0 +1,326 @@
+"""``OfflineExtractor``: NER (spaCy or heuristic) + high-precision patterns + bounded co-occurrence.
+
+See the package docstring (``memgraph_neo4j.extractors.offline``) for what it finds and guarantees.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from typing import Any, Literal
+
+from memgraph_neo4j.contracts import (
+    ExtractedEntity,
+    ExtractedFact,
+    Extraction,
+    ExtractionInput,
+    ExtractionOutcome,
+    MemoryGuide,
+    Usage,
+)
+from memgraph_neo4j.embeddings.base import Embedder
+from memgraph_neo4j.extractors.offline.ner import (
+    PRONOUN_SUBJECT,
+    TITLES,
+    Kind,
+    Mention,
+    load_spacy,
+    name_mentions,
+    numeric_mentions,
+    sentences,
+)
+from memgraph_neo4j.extractors.offline.patterns import (
+    NP_IN,
+    NP_OF,
+    NP_OF_SKIP,
+    PLACE_NOUNS,
+    RULES,
+    TIME_AFTER,
+    class_phrase,
+    comma_pairs,
+    is_subject,
+)
+from memgraph_neo4j.extractors.typing import TypeAssigner, rule_type
+from memgraph_neo4j.memory.normalize import normalize_relation, normalize_type
+from memgraph_neo4j.memory.ontology import Ontology
+
+__all__ = ["CO_OCCURS", "OfflineExtractor"]
+
+CO_OCCURS = "co_occurs_with"
+
+
+@dataclass
+class _Chunk:
+    text: str
+    sentences: list[list[Mention]] = field(default_factory=list)
+    starts: list[int] = field(default_factory=list)  # char offset where each sentence starts
+
+
+@dataclass
+class _Draft:
+    """One chunk between pattern matching and typing (typing is batched over chunks)."""
+
+    text: str
+    chunk: _Chunk
+    facts: dict[tuple[str, str, str], str | None] = field(default_factory=dict)  # (head, rel, tail) keys -> time
+    hints: dict[str, str] = field(default_factory=dict)
+    class_keys: set[str] = field(default_factory=set)
+    linked: set[frozenset[str]] = field(default_factory=set)
+    entities: dict[str, Mention] = field(default_factory=dict)
+    types: dict[str, str | None] = field(default_factory=dict)
+
+
+class OfflineExtractor:
+    """``Extractor`` without an LLM: NER + high-precision patterns + bounded co-occurrence."""
+
+    name = "offline"
+
+    def __init__(
+        self,
+        ontology: Ontology,
+        embedder: Embedder | None = None,
+        *,
+        ner: Literal["auto", "spacy", "heuristic"] = "auto",
+        cooccurrence_window: int = 3,
+        max_cooccurrence_per_sentence: int = 8,
+        type_assigner: TypeAssigner | None = None,
+    ) -> None:
+        self.ontology = ontology
+        self.type_assigner = type_assigner or (TypeAssigner(ontology, embedder) if embedder is not None else None)
+        self.window = cooccurrence_window
+        self.max_pairs = max_cooccurrence_per_sentence
+        self._nlp = load_spacy() if ner in ("auto", "spacy") else None
+        if ner == "spacy" and self._nlp is None:
+            raise RuntimeError("ner='spacy' but spaCy or an English model (en_core_web_sm) is not installed")
+        self.ner = "spacy" if self._nlp is not None else "heuristic"
+        self.model = f"{self.ner}-ner+patterns"
+        self._types = {t.name for t in ontology.entity_types}
+        self._relations = {r.name for r in ontology.relations}
+        self._fallback = "Thing" if "Thing" in self._types else ontology.entity_types[0].name
+        self._place = normalize_type("Place", ontology)
+
+    # -- Extractor protocol --------------------------------------------------------------------
+
+    def extract(self, items: Sequence[ExtractionInput], guide: MemoryGuide | None = None) -> list[ExtractionOutcome]:
+        drafts: list[_Draft | str] = []
+        for item in items:
+            try:
+                drafts.append(self._draft(item.text))
+            except Exception as exc:  # one bad chunk must not sink the batch; reported, not dropped
+                drafts.append(f"{type(exc).__name__}: {exc}")
+        # One typing call for the whole batch: many tiny embedding calls are far slower.
+        assigned = self._assign([d for d in drafts if isinstance(d, _Draft)])
+        out = []
+        for item, d in zip(items, drafts, strict=True):
+            extraction, error = (self._finish(d, assigned), None) if isinstance(d, _Draft) else (None, d)
+            out.append(ExtractionOutcome(passage_id=item.passage_id, doc_id=item.doc_id, extraction=extraction,
+                                         error=error, usage=Usage(), extractor=self.name, model=self.model))
+        return out
+
+    def estimate(self, items: Sequence[ExtractionInput], guide: MemoryGuide | None = None) -> Usage:
+        """Zero: the offline extractor calls no model."""
+        return Usage()
+
+    def extract_text(self, text: str) -> Extraction:
+        draft = self._draft(text)
+        return self._finish(draft, self._assign([draft]))
+
+    def _draft(self, text: str) -> _Draft:
+        """Mentions, pattern facts and the types known without the embedder."""
+        d = _Draft(text, self._mentions(text))
+        for sent, start in zip(d.chunk.sentences, d.chunk.starts, strict=True):
+            ments = [m for m in sent if m.kind != "class"]
+            for i, a in enumerate(ments):
+                if a.kind != "name" or not is_subject(text, start, a, ments):
+                    continue
+                for b in ments[i + 1 : i + 5]:
+                    for rel, head, tail, time in self._match(text, ments, a, b):
+                        self._add(d, head, rel, tail, time)
+                if (cls := class_phrase(text, a)) is not None:
+                    d.class_keys.add(cls.key)
+                    self._add(d, a, "instance_of", cls)
+                    sent.append(cls)
+        for sent in d.chunk.sentences:  # entities in order of first mention
+            for m in sent:
+                if m.ref is None and m.key:
+                    d.entities.setdefault(m.key, m)
+        # rule / NER label > singleton domain or range of a matched relation > embedder > fallback
+        d.types = {k: m.label or self._rule_type(m.text) or d.hints.get(k) for k, m in d.entities.items()}
+        return d
+
+    def _assign(self, drafts: list[_Draft]) -> dict[str, str]:
+        todo = {k: d.entities[k].text for d in drafts for k, t in d.types.items() if t is None}
+        if self.type_assigner is None or not todo:
+            return {}
+        return dict(zip(todo, self.type_assigner.assign(list(todo.values())), strict=True))
+
+    def _finish(self, d: _Draft, assigned: dict[str, str]) -> Extraction:
+        types = {k: t or assigned.get(k) for k, t in d.types.items()}
+        instance_range = (r.range if (r := self.ontology.relation("instance_of")) else []) or [self._fallback]
+        for k in d.class_keys:  # a class phrase is a concept ("American politician"), not a person
+            if types[k] not in instance_range:
+                types[k] = instance_range[0]
+        final = {k: t or self._fallback for k, t in types.items()}
+        for sent in d.chunk.sentences:  # "Honolulu, Hawaii": needs both typed Place, so after typing
+            for a, b, p, n in comma_pairs(d.text, [m for m in sent if m.kind == "name" and m.ref is None]):
+                if final[a.key] == final[b.key] == self._place and not (p or n):
+                    self._add(d, a, "located_in", b)
+        for sent in d.chunk.sentences:
+            self._cooccur(d, sent)
+        return Extraction(
+            entities=[ExtractedEntity(name=m.text, type=final[k]) for k, m in d.entities.items()],
+            facts=[ExtractedFact(head=d.entities[h].text, relation=r, tail=d.entities[t].text, head_type=final[h],
+                                 tail_type=final[t], time=time) for (h, r, t), time in d.facts.items()],
+        )
+
+    def _add(self, d: _Draft, head: Mention, rel: str, tail: Mention, time: str | None = None) -> None:
+        rel = self._rel(rel)
+        hk, tk = head.key, tail.key
+        if not hk or not tk or hk == tk:
+            return
+        d.facts.setdefault((hk, rel, tk), time)
+        d.linked.add(frozenset((hk, tk)))
+        if (r := self.ontology.relation(rel)) is not None:  # a singleton domain/range is a type hint
+            for key, allowed in ((hk, r.domain), (tk, r.range)):
+                if len(allowed) == 1:
+                    d.hints.setdefault(key, allowed[0])
+
+    def _rule_type(self, name: str) -> str | None:
+        t = rule_type(name)
+        return t if t is not None and (t := normalize_type(t, self.ontology)) in self._types else None
+
+    # -- relations -----------------------------------------------------------------------------
+
+    def _rel(self, name: str) -> str:
+        """The ontology's canonical name for a default relation name (a custom ontology may rename it)."""
+        return normalize_relation(name, self.ontology) or name
+
+    def _gap(self, text: str, ments: list[Mention], a: Mention, b: Mention) -> str | None:
+        """Text between a and b with mentions in between as <date>/<qty>/<ent>; None if too far apart."""
+        if b.start - a.end > 150:
+            return None
+        parts, pos = [], a.end
+        for m in ments:
+            if a.end <= m.start and m.end <= b.start:
+                parts += [text[pos : m.start], {"date": "<date>", "quantity": "<qty>"}.get(m.kind, "<ent>")]
+                pos = m.end
+        parts.append(text[pos : b.start])
+        return "".join(parts)
+
+    def _match(self, text: str, ments: list[Mention], a: Mention, b: Mention
+               ) -> list[tuple[str, Mention, Mention, str | None]]:
+        gap = self._gap(text, ments, a, b)
+        if gap is None or "\n" in gap:
+            return []
+        out: list[tuple[str, Mention, Mention, str | None]] = []
+        for rule in RULES:
+            if not rule.gap.fullmatch(gap):
+                continue
+            rel = rule.date_relation if b.kind == "date" else rule.relation
+            if rel is None or (rule.tail_kind and b.kind != rule.tail_kind):
+                continue
+            if b.kind == "quantity" and rule.tail_kind != "quantity":
+                continue
+            if rule.tail_words is not None and not rule.tail_words.search(b.text):
+                continue
+            if rule.after is not None and not rule.after.match(text, b.end):
+                continue
+            head, tail = (b, a) if rule.reverse else (a, b)
+            if head.kind != "name" or (tail.ref is not None):
+                continue
+            out.append((rel, head, tail, self._time(text, ments, b, rel)))
+        if not out and b.kind == "name" and b.ref is None:
+            out += [(rel, a, b, self._time(text, ments, b, rel)) for rel in self._np_relation(gap)]
+        return out
+
+    def _np_relation(self, gap: str) -> list[str]:
+        """'X is the 44th president of Y' -> president_of; 'X is a city in Y' -> located_in."""
+        if m := NP_IN.fullmatch(gap):
+            return ["located_in"] if m["noun"].lower() in PLACE_NOUNS else []
+        m = NP_OF.fullmatch(gap)
+        if m is None or "<" in m["np"]:
+            return []
+        words = m["np"].split()
+        # lower-case words only (a capitalised one would be part of a name), titles excepted
+        if any(w != w.lower() and w.lower() not in TITLES for w in words) or words[-1].lower() in NP_OF_SKIP:
+            return []
+        lowered = [w.lower() for w in words]
+        if "capital" in lowered:
+            return ["capital_of"]
+        for k in range(len(lowered)):
+            rel = normalize_relation(" ".join(lowered[k:]) + " of", self.ontology)
+            if rel in self._relations:
+                return [rel]
+        if lowered[-1] in PLACE_NOUNS:
+            return ["located_in"]
+        # unknown role noun: keep it as an open relation ("author_of"), only with an article
+        return [normalize_relation(lowered[-1] + " of")] if m["art"] else []
+
+    def _time(self, text: str, ments: list[Mention], tail: Mention, rel: str) -> str | None:
+        """'married Y in 1992': a date right after the tail qualifies a temporal relation."""
+        r = self.ontology.relation(self._rel(rel))
+        if r is None or not r.temporal or tail.kind == "date":
+            return None
+        nxt = next((m for m in ments if m.start >= tail.end), None)
+        if nxt is not None and nxt.kind == "date" and TIME_AFTER.fullmatch(text[tail.end : nxt.start]):
+            return nxt.text
+        return None
+
+    def _cooccur(self, d: _Draft, sent: list[Mention]) -> None:
+        """Same-sentence pairs within `window` mentions, at most `max_pairs` per sentence."""
+        ments: dict[str, Mention] = {}
+        for m in sent:
+            if m.kind != "class" and m.ref is None and m.key:
+                ments.setdefault(m.key, m)
+        seq = sorted(ments.values(), key=lambda m: m.start)
+        n = 0
+        for i, a in enumerate(seq):
+            for b in seq[i + 1 : i + 1 + self.window]:
+                if n >= self.max_pairs:
+                    return
+                if frozenset((a.key, b.key)) in d.linked or (a.kind != "name" and b.kind != "name"):
+                    continue
+                self._add(d, a, CO_OCCURS, b)
+                n += 1
+
+    # -- mentions ------------------------------------------------------------------------------
+
+    def _mentions(self, text: str) -> _Chunk:
+        chunk = _Chunk(text)
+        if self._nlp is not None:
+            doc = self._nlp(text)
+            sents = [(s.start_char, s.end_char) for s in doc.sents]
+            found = [self._spacy_mention(e) for e in doc.ents]
+            ments = numeric_mentions(text, [m for m in found if m is not None])
+        else:
+            sents = sentences(text)
+            ments = numeric_mentions(text, [])
+            for s, e in sents:
+                ments += name_mentions(text, s, e, ments)
+        ments.sort(key=lambda m: m.start)
+        topic = next((m for m in ments if m.kind == "name"), None)
+        for n, (s, e) in enumerate(sents):
+            sent = [m for m in ments if s <= m.start < e]
+            head = text[s:e].lstrip()
+            if n and topic is not None and topic.start < s and (p := PRONOUN_SUBJECT.match(head)):
+                ps = s + len(text[s:e]) - len(head)
+                sent.insert(0, Mention(ps, ps + p.end(), p[0], "name", ref=topic))
+            chunk.sentences.append(sent)
+            chunk.starts.append(s)
+        return chunk
+
+    def _spacy_mention(self, ent: Any) -> Mention | None:
+        label = ent.label_
+        if label in ("ORDINAL", "CARDINAL"):
+            return None
+        kind: Kind = ("date" if label in ("DATE", "TIME")
+                      else "quantity" if label in ("QUANTITY", "MONEY", "PERCENT") else "name")
+        if kind == "date" and not re.search(r"\d", ent.text):
+            return None  # "today", "the following year": not a node worth having
+        typ = normalize_type(label, self.ontology)
+        start, name = ent.start_char, ent.text
+        if kind == "name" and (m := re.match(r"(?:the|The)\s+(?=\S)", name)):
+            start, name = start + m.end(), name[m.end() :]  # "the United States" -> "United States"
+        return Mention(start, ent.end_char, name, kind, typ if typ in self._types else None)
+

@@ -1,0 +1,73 @@
+"""Entities of one memory space: writing them with their aliases and types, name and vector look-ups
+for entity resolution, SAME_AS links and SIMILAR bridges (cypher/memory/*)."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from memgraph_neo4j.repository.base import Repository, store_rows
+
+
+@dataclass
+class EntityRow:
+    id: str
+    name: str  # canonical name
+    type: str
+    aliases: list[str]  # surface forms, added to those already stored
+    keys: list[str]  # normalised names: one Alias node each
+    embedding: list[float] | None = None
+
+
+@dataclass(frozen=True)
+class AliasHit:
+    """A normalised name already stored as an Alias of an entity."""
+
+    key: str
+    entity_id: str
+    type: str
+
+
+@dataclass(frozen=True)
+class VectorQuery:
+    id: str  # an entity id, or any tag the caller maps back (resolution uses "key:<name>")
+    vector: list[float]
+
+
+@dataclass(frozen=True)
+class Neighbor:
+    """A stored entity near a query vector (cosine, not Neo4j's (1 + cos) / 2 score)."""
+
+    id: str  # the query's id
+    neighbor: str
+    type: str
+    cosine: float
+
+
+@dataclass(frozen=True)
+class SimilarEdge:
+    """SAME_AS (link-mode resolution) or SIMILAR (bridging) between two entities, weighted by cosine."""
+
+    id: str
+    neighbor: str
+    cosine: float
+
+
+class EntityRepository(Repository):
+    def write_entities(self, rows: list[EntityRow]) -> None:
+        self._write_rows("memory/write_entities", rows)
+
+    def link_same_as(self, edges: list[SimilarEdge]) -> None:
+        self._write_rows("memory/link_same_as", edges)
+
+    def lookup_aliases(self, keys: list[str]) -> list[AliasHit]:
+        return [AliasHit(r["key"], r["entity_id"], r["type"])
+                for r in self.store.read("memory/lookup_aliases", space=self.space, keys=keys)]
+
+    def entity_neighbors(self, rows: list[VectorQuery], fetch: int, min_cosine: float) -> list[Neighbor]:
+        """Per query, stored entities among its `fetch` nearest with cosine >= min_cosine, best first."""
+        hits = self.store.read("memory/entity_neighbors", space=self.space, rows=store_rows(rows), fetch=fetch,
+                               min_cosine=min_cosine)
+        return [Neighbor(h["id"], h["neighbor"], h["type"], h["cosine"]) for h in hits]
+
+    def bridge_similar(self, edges: list[SimilarEdge]) -> None:
+        self._write_rows("memory/bridge_similar", edges)

@@ -1,0 +1,79 @@
+"""GDS projections of one space: build, drop, export for the in-process engine, PageRank on them."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+from memgraph_neo4j.contracts import FactState
+from memgraph_neo4j.repository.base import Repository
+
+
+@dataclass(frozen=True, slots=True)
+class ProjectionSpec:
+    """What goes into a projection (cypher/retrieval/project_graph)."""
+
+    fact_states: list[str]
+    pending_weight: float
+    type_weight: float
+
+    def params(self, space: str) -> dict[str, Any]:
+        return {"space": space, "fact_states": self.fact_states, "pending_weight": self.pending_weight,
+                "type_weight": self.type_weight, "pending": str(FactState.PENDING)}
+
+
+@dataclass(frozen=True, slots=True)
+class NodeColumns:
+    """Every node a projection of the space can hold: GDS node id, kind, our id, display name."""
+
+    keys: list[int]
+    kinds: list[str]
+    ids: list[str]
+    names: list[str | None]
+
+
+@dataclass(frozen=True, slots=True)
+class RelationshipColumns:
+    sources: list[int]
+    targets: list[int]
+    weights: list[float]
+
+
+@dataclass(frozen=True, slots=True)
+class RankedRows:
+    """One `gds.pageRank.stream` answer: per kind, how many of the `considered` best nodes were of
+    that kind and the top ones ({id, name, score, text})."""
+
+    considered: int
+    found: dict[str, int]
+    top: dict[str, list[dict[str, Any]]]
+
+
+class ProjectionRepository(Repository):
+    def project(self, graph: str, spec: ProjectionSpec) -> None:
+        self.store.write("retrieval/project_graph", graph=graph, **spec.params(self.space))
+
+    def projection_statement(self) -> str:
+        """The projection's Cypher, for a graphdatascience client's `graph.project.cypher`."""
+        return self.store.cypher.get("retrieval/project_graph")
+
+    def drop(self, graph: str) -> None:
+        self.store.write("admin/drop_graph", name=graph)
+
+    def nodes(self) -> NodeColumns:
+        row = self.store.read("retrieval/export_nodes", space=self.space)[0]
+        return NodeColumns(row["keys"], row["kinds"], row["ids"], row["names"])
+
+    def relationships(self, graph: str) -> RelationshipColumns:
+        row = self.store.read("retrieval/export_relationships", graph=graph)[0]
+        return RelationshipColumns(row["sources"], row["targets"], row["weights"])
+
+    def pagerank(self, graph: str, seeds: dict[str, list[list[Any]]], top_k: int, top_m: int,
+                 candidates: int, damping: float, iterations: int, tolerance: float,
+                 concurrency: int) -> RankedRows:
+        rows = self.store.read("retrieval/ppr", space=self.space, graph=graph, entity_seeds=seeds["entity"],
+                               type_seeds=seeds["type"], passage_seeds=seeds["passage"], damping=damping,
+                               iterations=iterations, tolerance=tolerance, concurrency=concurrency,
+                               candidates=candidates, top_k=top_k, top_m=top_m)
+        return RankedRows(rows[0]["considered"] if rows else 0, {r["kind"]: r["found"] for r in rows},
+                          {r["kind"]: r["top"] for r in rows})

@@ -1,0 +1,43 @@
+"""Dense passage retrieval: cosine top-k from the Passage vector index."""
+
+from __future__ import annotations
+
+from abc import ABC, abstractmethod
+
+from memgraph_neo4j.repository.layers import PassageMatch
+from memgraph_neo4j.retrieval.base import Hit, RetrievalResult, StageTimer
+from memgraph_neo4j.retrieval.context import RetrievalContext
+
+FETCH_PER_RESULT = 20  # the indexes are shared by all spaces: over-fetch, then keep this space's
+
+
+def passage_hits(matches: list[PassageMatch]) -> list[Hit]:
+    return [Hit(id=m.id, name=m.title, score=m.score, text=m.text) for m in matches]
+
+
+class PassageIndexRetriever(ABC):
+    """A method that ranks passages with one index search (no entities, no seeds)."""
+
+    method: str
+
+    def __init__(self, context: RetrievalContext) -> None:
+        self.context = context
+
+    @abstractmethod
+    def passages(self, question: str, top_k: int, timer: StageTimer) -> list[PassageMatch]: ...
+
+    def search(self, question: str, top_k: int = 5, top_m: int = 10) -> RetrievalResult:
+        timer = StageTimer()
+        hits = passage_hits(self.passages(question, top_k, timer))
+        return self.context.finish(RetrievalResult(method=self.method, passages=hits), timer)
+
+
+class DenseRetriever(PassageIndexRetriever):
+    method = "dense"
+
+    def passages(self, question: str, top_k: int, timer: StageTimer) -> list[PassageMatch]:
+        vector = self.context.embed(question)
+        timer.lap("embed")
+        matches = self.context.search.dense(vector, top_k, top_k * FETCH_PER_RESULT)
+        timer.lap("vector")
+        return matches

@@ -1,0 +1,23 @@
+"""MemGraphRAG retrieval (paper §4.3): entity, type and passage seeds from eq. 6-8
+(retrieval/seeds.py) over the fact, schema and passage layers, then personalised PageRank."""
+
+from __future__ import annotations
+
+from memgraph_neo4j.repository.layers import LayerHits
+from memgraph_neo4j.retrieval import seeds as seed_math
+from memgraph_neo4j.retrieval.graph_search import GraphRetriever, seed_hits
+
+
+class MemGraphRAGRetriever(GraphRetriever):
+    method = "memgraphrag"
+
+    @property
+    def schema_count(self) -> int:
+        return self.context.config.top_k_schemas
+
+    def seed(self, hits: LayerHits, stats: seed_math.SeedStatistics) -> tuple[dict[str, float],
+                                                                              list[seed_math.FactHit]]:
+        facts, schemas, passages = seed_hits(hits)
+        config = self.seed_config
+        weights = seed_math.memgraphrag_seeds(facts, schemas, passages, stats, config)
+        return weights, seed_math.select_facts(facts, config.fact_threshold, config.top_k_facts)

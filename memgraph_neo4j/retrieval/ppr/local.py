@@ -1,0 +1,147 @@
+"""Personalised PageRank in process, on a copy of the GDS projection (the opt-in fast path).
+
+GDS is the reference engine. A `gds.pageRank.stream` call costs about 20 ms before its first
+iteration and ~3 ms per iteration on the MuSiQue projection (20k nodes, 129k relationships): alone
+more than a 30 ms query budget on 2 cores. The "local" engine (`LocalEngine` below) exports that
+projection once per memory version (relationships with their weights, as GDS holds them), then runs the same iteration with scipy, s0 = (1-d)·w, s <- (1-d)·w + d·Pᵀs, P the weighted
+transition matrix with each row normalised by the node's weighted degree, stopping after
+max_iterations or once no score moved by more than the tolerance. The tests hold it to GDS.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+from scipy import sparse
+
+from memgraph_neo4j.config import RetrievalConfig
+from memgraph_neo4j.repository.projections import NodeColumns, ProjectionRepository
+from memgraph_neo4j.retrieval.base import Hit
+from memgraph_neo4j.retrieval.ppr import Ranking, Seeds, StoreProjections
+
+KINDS = ("entity", "type", "passage")
+
+
+class NodeTable:
+    """The nodes a projection can hold: GDS node id (the Neo4j internal id), kind, our id, name."""
+
+    def __init__(self, keys: list[int], kinds: list[str], ids: list[str], names: list[str | None]) -> None:
+        if not len(keys) == len(kinds) == len(ids) == len(names):
+            raise ValueError("node table columns differ in length")
+        self.keys = np.asarray(keys, dtype=np.int64)
+        self.kinds = np.array([KINDS.index(k) for k in kinds], dtype=np.int8)
+        self.ids, self.names = list(ids), list(names)
+        self._row = {(kind, node_id): i for i, (kind, node_id) in enumerate(zip(kinds, ids, strict=True))}
+        self._key_order = np.argsort(self.keys)
+
+    @classmethod
+    def from_columns(cls, columns: NodeColumns) -> NodeTable:
+        return cls(columns.keys, columns.kinds, columns.ids, columns.names)
+
+    def __len__(self) -> int:
+        return len(self.ids)
+
+    def row(self, kind: str, node_id: str) -> int | None:
+        return self._row.get((kind, node_id))
+
+    def rows_of_keys(self, keys: np.ndarray) -> np.ndarray:
+        """Rows of GDS node ids, -1 where a key is not in the table."""
+        keys = np.asarray(keys, dtype=np.int64)
+        if not len(self.keys):
+            return np.full(len(keys), -1)
+        sorted_keys = self.keys[self._key_order]
+        at = np.minimum(np.searchsorted(sorted_keys, keys), len(sorted_keys) - 1)
+        return np.where(sorted_keys[at] == keys, self._key_order[at], -1)
+
+
+@dataclass(frozen=True)
+class LocalGraph:
+    """A projection in CSR form: the transposed transition matrix and the nodes its rows stand for."""
+
+    transition_t: sparse.csr_matrix  # (n, n), column j holds node j's out-edges / its weighted degree
+    nodes: NodeTable
+
+    @property
+    def node_count(self) -> int:
+        return len(self.nodes)
+
+
+def build_local_graph(nodes: NodeTable, sources: list[int], targets: list[int], weights: list[float]) -> LocalGraph:
+    """From the node table and the relationship stream of the projection (GDS node ids).
+
+    The stream lists each undirected relationship in both directions, as GDS traverses it.
+    Relationships whose ends are not among the nodes are an error: the export is inconsistent.
+    """
+    ends = np.concatenate([np.asarray(sources, dtype=np.int64), np.asarray(targets, dtype=np.int64)])
+    found = nodes.rows_of_keys(ends)
+    if (found < 0).any():
+        raise ValueError(f"projection relationship touches node {ends[found < 0][0]} that is not in the node list")
+    rows, cols = found[: len(sources)], found[len(sources):]
+    w = np.asarray(weights, dtype=np.float64)
+    n = len(nodes)
+    degree = np.bincount(rows, weights=w, minlength=n)
+    norm = np.divide(w, degree[rows], out=np.zeros_like(w), where=degree[rows] > 0)
+    # entry (target, source): a matvec with this matrix pushes each source's mass to its targets
+    return LocalGraph(sparse.csr_matrix((norm, (cols, rows)), shape=(n, n)), nodes)
+
+
+def personalized_pagerank(
+    transition_t: sparse.csr_matrix, teleport: np.ndarray, damping: float, max_iterations: int, tolerance: float,
+) -> np.ndarray:
+    """GDS PageRank with source nodes: start at (1-d)·w, iterate, stop on max_iterations or tolerance."""
+    base = (1.0 - damping) * teleport
+    scores = base.copy()
+    for _ in range(max_iterations):
+        updated = base + damping * (transition_t @ scores)
+        converged = np.max(np.abs(updated - scores), initial=0.0) < tolerance
+        scores = updated
+        if converged:
+            break
+    return scores
+
+
+def top_by_kind(nodes: NodeTable, scores: np.ndarray, kind: str, k: int) -> list[tuple[int, float]]:
+    """The k highest-scoring rows of one kind with a score > 0, best first (ties by row)."""
+    rows = np.flatnonzero((nodes.kinds == KINDS.index(kind)) & (scores > 0))
+    if len(rows) > k:
+        rows = rows[np.argpartition(-scores[rows], k - 1)[:k]]
+    order = np.lexsort((rows, -scores[rows]))
+    return [(int(rows[i]), float(scores[rows[i]])) for i in order]
+
+
+def ranked(nodes: NodeTable, scores: np.ndarray, top_k: int, top_m: int) -> Ranking:
+    """Top-k passages and top-m entities as the engines return them."""
+    return {kind: [Hit(id=nodes.ids[row], name=nodes.names[row], score=score)
+                   for row, score in top_by_kind(nodes, scores, kind, k)]
+            for kind, k in (("passage", top_k), ("entity", top_m))}
+
+
+class LocalEngine(StoreProjections):
+    def __init__(self, repository: ProjectionRepository, config: RetrievalConfig) -> None:
+        super().__init__(repository, config)
+        self.exports = 0  # observable: tests assert one export per projection
+        self._copy: tuple[str, LocalGraph] | None = None
+
+    def local_graph(self, graph: str) -> LocalGraph:
+        """The in-process copy of projection `graph`, exported once per projection."""
+        if self._copy is None or self._copy[0] != graph:
+            nodes = NodeTable.from_columns(self.repository.nodes())
+            rels = self.repository.relationships(graph)
+            self._copy = (graph, build_local_graph(nodes, rels.sources, rels.targets, rels.weights))
+            self.exports += 1
+        return self._copy[1]
+
+    def prepare(self, graph: str) -> None:
+        self.local_graph(graph)
+
+    def rank(self, graph: str, seeds: Seeds, top_k: int, top_m: int) -> Ranking:
+        local, c = self.local_graph(graph), self.config
+        teleport = np.zeros(local.node_count)
+        for kind, kind_seeds in seeds.by_kind():
+            for node_id, weight in kind_seeds:
+                row = local.nodes.row(kind, node_id)
+                if row is not None:  # only seeds of projected kinds reach here; unknown ids carry no mass
+                    teleport[row] += weight
+        scores = personalized_pagerank(local.transition_t, teleport, c.damping, c.iterations, c.tolerance)
+        return ranked(local.nodes, scores, top_k, top_m)

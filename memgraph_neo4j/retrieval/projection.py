@@ -1,0 +1,52 @@
+"""Names the PPR projection of a space for one memory version and configuration, builds it when
+missing, and drops the space's projections of older versions.
+
+The name is `mg_<space>_v<version>_p<pending weight>_t<type weight>[_a0]`: what goes into the
+graph is in the name, so retrievers with other settings keep their own projections instead of
+rebuilding each other's.
+"""
+
+from __future__ import annotations
+
+import re
+
+from memgraph_neo4j.config import RetrievalConfig
+from memgraph_neo4j.contracts import fact_states
+from memgraph_neo4j.repository.layers import MemoryState
+from memgraph_neo4j.repository.projections import ProjectionSpec
+from memgraph_neo4j.retrieval.ppr import PprEngine
+
+
+def space_prefix(space: str) -> str:
+    """What every projection name of `space` starts with (all versions and configurations)."""
+    return f"mg_{space}_v"
+
+
+class Projections:
+    def __init__(self, engine: PprEngine, space: str, config: RetrievalConfig) -> None:
+        self.engine, self.space = engine, space
+        self.spec = ProjectionSpec(fact_states(config.seeds.schema_filter, config.adjudication),
+                                   config.effective_pending_weight, config.type_weight)
+        self.prefix = space_prefix(space)
+        verdicts = "" if config.adjudication else "_a0"
+        self.suffix = f"_p{self.spec.pending_weight:g}_t{self.spec.type_weight:g}{verdicts}"
+        # ours: this space's projections of any version ("mg_a_v" is also a prefix of space "a_v2"'s)
+        self._ours = re.compile(re.escape(self.prefix) + r"(\d+)_p.*")
+        self.builds = 0  # observable: tests assert reuse and rebuild
+
+    def name(self, version: int) -> str:
+        return f"{self.prefix}{version}{self.suffix}"
+
+    def ensure(self, state: MemoryState) -> str:
+        """The projection of the memory's current version, built if missing. Projections of older
+        versions are dropped; other configurations of this version are kept."""
+        name = self.name(state.version)
+        if self.engine.projection_exists(name, state.graphs):
+            return name
+        for graph in self.engine.graphs(self.prefix, state.graphs):
+            match = self._ours.fullmatch(graph)
+            if match and int(match.group(1)) != state.version:
+                self.engine.drop(graph)
+        self.engine.project(name, self.spec)
+        self.builds += 1
+        return name

@@ -1,0 +1,106 @@
+"""The local launcher on a second, throw-away instance (shares the assembled distribution)."""
+
+from __future__ import annotations
+
+import os
+import shlex
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from memgraph_neo4j.config import Connection, Settings
+from memgraph_neo4j.server.launcher import LocalNeo4j
+from memgraph_neo4j.store import GraphStore, StoreError
+
+PORTS = (int(os.environ.get("MEMGRAPH_TEST2_BOLT_PORT", "27687")), int(os.environ.get("MEMGRAPH_TEST2_HTTP_PORT", "27474")))
+
+
+@pytest.fixture(scope="module")
+def instance(tmp_path_factory):
+    settings = Settings(bolt_port=PORTS[0], http_port=PORTS[1], heap="512m", pagecache="64m",
+                        instance=tmp_path_factory.mktemp("instance"))
+    server = LocalNeo4j(settings)
+    yield server
+    server.stop()
+
+
+def _cli(server: LocalNeo4j, *args: str) -> subprocess.CompletedProcess:
+    env = dict(os.environ, MEMGRAPH_HOME=str(server.home), MEMGRAPH_INSTANCE=str(server.instance),
+               MEMGRAPH_BOLT_PORT=str(server.bolt_port), MEMGRAPH_HTTP_PORT=str(server.http_port))
+    env.pop("NEO4J_URI", None)
+    return subprocess.run([sys.executable, "-m", "memgraph_neo4j.cli.main", *args], capture_output=True,
+                          text=True, env=env, timeout=600)
+
+
+def _connect(server: LocalNeo4j, test_cypher) -> GraphStore:
+    return GraphStore.connect(Connection(uri=server.bolt_uri, password=server.password())).with_library(test_cypher)
+
+
+def test_data_survives_restart(instance, test_cypher):
+    info = instance.start()
+    assert info["running"] and info["gds_version"] == "2.26.0" and info["java_version"]
+    assert oct(Path(instance.password_file).stat().st_mode & 0o777) == "0o600"
+    with _connect(instance, test_cypher) as store:
+        store.write("probe_write", space="restart", name="survivor")
+    assert instance.stop() is True
+    assert instance.running_pid() is None and not instance.pid_file.exists()
+    instance.start()
+    with _connect(instance, test_cypher) as store:
+        assert store.read("probe_read", space="restart") == [{"name": "survivor"}]
+
+
+def test_second_start_reports_running_server(instance):
+    pid = instance.start()["pid"]
+    again = _cli(instance, "neo4j", "start")
+    assert again.returncode == 0, again.stderr
+    assert f"already running (pid {pid})" in again.stdout
+    assert instance.running_pid() == pid
+
+
+def test_env_output_connects(instance, test_cypher):
+    instance.start()
+    result = _cli(instance, "neo4j", "env")
+    assert result.returncode == 0, result.stderr
+    words = shlex.split(result.stdout.strip())
+    assert words[0] == "export"
+    env = dict(word.split("=", 1) for word in words[1:])
+    assert set(env) == {"NEO4J_URI", "NEO4J_USERNAME", "NEO4J_PASSWORD"}
+    conn = Connection(uri=env["NEO4J_URI"], username=env["NEO4J_USERNAME"], password=env["NEO4J_PASSWORD"])
+    with GraphStore.connect(conn) as store:
+        assert store.read("server/gds_version") == [{"gds": "2.26.0"}]
+
+
+def test_wrong_password_is_a_clear_error(instance):
+    instance.start()
+    with pytest.raises(StoreError, match="rejected user 'neo4j': wrong username or password"):
+        GraphStore.connect(Connection(uri=instance.bolt_uri, password="not-the-password"))
+
+
+def test_status_cli(instance):
+    instance.start()
+    result = _cli(instance, "neo4j", "status")
+    assert result.returncode == 0, result.stderr
+    for needle in ("2026.01.4", "2.26.0", f"bolt://127.0.0.1:{PORTS[0]}", f"http://127.0.0.1:{PORTS[1]}/browser/", "Java"):
+        assert needle in result.stdout
+
+
+def test_stale_pid_file_is_detected(instance):
+    instance.stop()
+    dead = subprocess.Popen(["true"])
+    dead.wait()
+    instance.pid_file.parent.mkdir(parents=True, exist_ok=True)
+    instance.pid_file.write_text(f'{{"pid": {dead.pid}, "bolt_port": {PORTS[0]}, "http_port": {PORTS[1]}}}')
+    assert instance.running_pid() is None
+    assert not instance.pid_file.exists()
+    assert instance.start()["running"]
+
+
+def test_failed_start_prints_log_tail(tmp_path, instance):
+    # A heap Java cannot honour makes the JVM exit at once: start must fail with a clear message.
+    bad = LocalNeo4j(Settings(home=instance.home, instance=tmp_path / "bad", bolt_port=PORTS[0] + 1,
+                              http_port=PORTS[1] + 1, heap="1x"))
+    with pytest.raises(Exception, match="exited with code"):
+        bad.start(timeout=60)
+    assert bad.running_pid() is None

@@ -1,0 +1,150 @@
+"""The global memory in Neo4j: passages, facts, schemas, promotion, entity resolution, failures."""
+
+from __future__ import annotations
+
+import pytest
+
+from memgraph_neo4j.api import MemoryGraph
+from memgraph_neo4j.contracts import (
+    ExtractedEntity,
+    ExtractedFact,
+    Extraction,
+    ExtractionInput,
+    ExtractionOutcome,
+)
+from memgraph_neo4j.ingest.readers import Document
+from memgraph_neo4j.memory.ontology import load_ontology
+
+
+class ScriptedExtractor:
+    """Deterministic stand-in for the LLM: facts keyed by a marker word in the chunk."""
+
+    name = "scripted"
+
+    def __init__(self, script: dict[str, list[tuple[str, str, str, str, str]] | Exception]) -> None:
+        self.script = script
+        self.calls: list[str] = []
+
+    def extract(self, items: list[ExtractionInput], guide) -> list[ExtractionOutcome]:
+        out = []
+        for item in items:
+            self.calls.append(item.text)
+            key = next((k for k in self.script if k in item.text), None)
+            entry = self.script.get(key, [])
+            if isinstance(entry, Exception):
+                out.append(ExtractionOutcome(passage_id=item.passage_id, doc_id=item.doc_id, error=str(entry),
+                                             attempts=3, extractor=self.name))
+                continue
+            facts = [ExtractedFact(head=h, relation=r, tail=t, head_type=ht, tail_type=tt) for h, r, t, ht, tt in entry]
+            entities = [ExtractedEntity(name=f.head, type=f.head_type) for f in facts]
+            out.append(ExtractionOutcome(passage_id=item.passage_id, doc_id=item.doc_id,
+                                         extraction=Extraction(entities=entities, facts=facts), extractor=self.name,
+                                         model="script-1", prompt_version="test"))
+        return out
+
+
+@pytest.fixture(scope="session")
+def threshold_ontology():
+    base = load_ontology()
+    return base.model_copy(update={"promotion": base.promotion.model_copy(update={"threshold": 2, "percentile": None})})
+
+
+def _memory(store, space, ontology, embedder, script):
+    return MemoryGraph(space=space, store=store, ontology=ontology, embedder=embedder,
+                       extractor=ScriptedExtractor(script))
+
+
+def _facts(store, test_store, space):
+    return test_store.read("facts_by_relation", space=space)
+
+
+SCRIPT = {
+    "DOC_A": [("Ada Lovelace", "works for", "Analytical Society", "Person", "Organization"),
+              ("Ada Lovelace", "knows", "Charles Babbage", "Person", "Person")],
+    "DOC_B": [("Grace Hopper", "works for", "US Navy", "Person", "Organization")],
+}
+
+
+def test_schema_promotion_is_incremental(store, test_store, space, minilm, threshold_ontology):
+    memory = _memory(store, space, threshold_ontology, minilm, SCRIPT)
+    memory.ingest([Document(title="A", text="DOC_A Ada Lovelace worked with Charles Babbage.")], progress=False)
+    schemas = {r["relation"]: r for r in test_store.read("schemas", space=space)}
+    assert schemas["employed_by"]["state"] == "candidate" and schemas["employed_by"]["frequency"] == 1
+    assert {f["relation"]: f["state"] for f in _facts(store, test_store, space)} == {
+        "employed_by": "pending", "knows": "pending"}
+
+    # A second document supports employed_by ("works for" is its synonym) a second time (tau = 2): stable, and the fact from the
+    # FIRST document is activated too; `knows`, seen once, stays candidate with its fact pending.
+    memory.ingest([Document(title="B", text="DOC_B Grace Hopper served in the US Navy.")], progress=False)
+    schemas = {r["relation"]: r for r in test_store.read("schemas", space=space)}
+    assert schemas["employed_by"]["state"] == "stable" and schemas["employed_by"]["frequency"] == 2
+    assert schemas["knows"]["state"] == "candidate"
+    states = sorted((f["head"], f["relation"], f["state"]) for f in _facts(store, test_store, space))
+    assert states == [("Ada Lovelace", "employed_by", "active"), ("Ada Lovelace", "knows", "pending"),
+                      ("Grace Hopper", "employed_by", "active")]
+
+
+def test_reingest_changes_nothing(store, test_store, space, minilm, threshold_ontology):
+    memory = _memory(store, space, threshold_ontology, minilm, SCRIPT)
+    docs = [Document(title="A", text="DOC_A Ada Lovelace worked with Charles Babbage."),
+            Document(title="B", text="DOC_B Grace Hopper served in the US Navy.")]
+    memory.ingest(docs, progress=False)
+    before = memory.stats()
+    report = memory.ingest(docs, progress=False)
+    assert report.passages_new == 0 and report.extracted == 0
+    assert memory.stats() == before
+    assert before["nodes"]["Fact"]["total"] == 3 and before["nodes"]["Passage"]["total"] == 2
+
+
+def test_relation_spellings_make_one_schema(store, test_store, space, minilm, threshold_ontology):
+    script = {"P1": [("Sicily", "part_of", "Italy", "Place", "Place")],
+              "P2": [("Bavaria", "Part Of", "Germany", "Place", "Place")],
+              "P3": [("Texas", "part of", "United States", "Place", "Place")]}
+    memory = _memory(store, space, threshold_ontology, minilm, script)
+    memory.ingest([Document(text=f"{k} text") for k in script], progress=False)
+    schemas = test_store.read("schemas", space=space)
+    assert [(s["head_type"], s["relation"], s["tail_type"], s["frequency"]) for s in schemas] == [
+        ("Place", "part_of", "Place", 3)]
+
+
+def test_one_person_written_two_ways_is_one_entity(store, test_store, space, minilm, threshold_ontology):
+    script = {"FIRST": [("Barack Obama", "born in", "Honolulu", "Person", "Place")],
+              "SECOND": [("Obama", "president of", "United States", "Person", "Place")]}
+    memory = _memory(store, space, threshold_ontology, minilm, script)
+    memory.ingest([Document(text="FIRST Barack Obama was born in Honolulu.")], progress=False)
+    memory.ingest([Document(text="SECOND Obama was president of the United States.")], progress=False)
+    people = test_store.read("entities_of_type", space=space, type="Person")
+    assert len(people) == 1
+    assert people[0]["name"] == "Barack Obama" and set(people[0]["aliases"]) == {"Barack Obama", "Obama"}
+    assert people[0]["facts"] == 2  # both facts hang on the one entity
+
+
+def test_failed_chunk_is_listed_and_others_are_stored(store, test_store, space, minilm, threshold_ontology):
+    script = {"GOOD": [("Marie Curie", "born in", "Warsaw", "Person", "Place")],
+              "BAD": TimeoutError("model call timed out after 3 attempts")}
+    memory = _memory(store, space, threshold_ontology, minilm, script)
+    report = memory.ingest([Document(text="GOOD Marie Curie was born in Warsaw."),
+                            Document(text="BAD this chunk times out")], progress=False)
+    assert report.failed == 1 and report.extracted == 1
+    stats = memory.stats()
+    assert [f["error"] for f in stats["failed_chunks"]] == ["model call timed out after 3 attempts"]
+    assert stats["nodes"]["Passage"]["by_state"] == {"ok": 1, "failed": 1}
+    assert [f["head"] for f in _facts(store, test_store, space)] == ["Marie Curie"]
+    # The next ingest retries only the failed chunk.
+    memory.extractor.script["BAD"] = [("Pierre Curie", "born in", "Paris", "Person", "Place")]
+    memory.extractor.calls.clear()
+    memory.ingest([Document(text="GOOD Marie Curie was born in Warsaw."),
+                   Document(text="BAD this chunk times out")], progress=False)
+    assert memory.extractor.calls == ["BAD this chunk times out"]
+    assert memory.stats()["failed_chunks"] == []
+
+
+def test_long_document_is_chunked_with_offsets(store, test_store, space, minilm, threshold_ontology):
+    text = " ".join(f"Sentence number {i} talks about the river Danube and its many bridges." for i in range(120))
+    memory = _memory(store, space, threshold_ontology, minilm, {})
+    report = memory.ingest([Document(title="Long", text=text)], progress=False)
+    passages = test_store.read("passages", space=space)
+    assert report.passages == len(passages) > 3
+    for p in passages:
+        assert text[p["start"]:p["end"]] == p["text"]
+    assert test_store.read("next_chain_length", space=space)[0]["links"] == len(passages) - 1
