@@ -47,7 +47,8 @@ class MemoryGraph:
     def __init__(self, space: str = "default", store: GraphStore | None = None,
                  ontology: Ontology | str | Path | None = None, embedder: Any = "minilm",
                  extractor: Extractor | str = "offline", config: MemoryConfig | None = None,
-                 settings: Settings | None = None, retrieval: RetrievalConfig | None = None, **extractor_options: Any) -> None:
+                 settings: Settings | None = None, retrieval: RetrievalConfig | None = None,
+                 **extractor_options: Any) -> None:
         if not space or not space.replace("_", "").replace("-", "").isalnum():
             raise ValueError(f"space {space!r}: use letters, digits, '-' and '_' only")
         self.settings = settings or Settings()

@@ -158,8 +158,8 @@ class LayerSearch:
                       requests: Sequence[LayerRequest]) -> tuple[MemoryState, LayerHits]:
         """Asks the indexes for more hits only when filtering by space and state left a layer short
         and the index may hold more."""
-        c = self.config
-        fetch = {r.layer: max(c.over_fetch * r.k, c.min_fetch if r.k else 1) for r in requests}
+        config = self.config
+        fetch = {r.layer: max(config.over_fetch * r.k, config.min_fetch if r.k else 1) for r in requests}
         while True:
             asked = [LayerRequest(r.layer, r.k, fetch[r.layer], r.states) for r in requests]
             state, hits = self.repository.state_and_search(self.graph_prefix, vector, asked)

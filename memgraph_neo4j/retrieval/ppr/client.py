@@ -44,13 +44,13 @@ class ClientEngine:
         return self._nodes[1]
 
     def rank(self, graph: str, seeds: Seeds, top_k: int, top_m: int) -> Ranking:
-        nodes, c = self.node_table(graph), self.config
+        nodes, config = self.node_table(graph), self.config
         sources = [(nodes.keys[row], float(w)) for kind, kind_seeds in seeds.by_kind() for node_id, w in kind_seeds
                    if (row := nodes.row(kind, node_id)) is not None]
         frame = self.gds.page_rank.stream(
-            self.gds.graph.get(graph), source_nodes=sources, damping_factor=c.damping, max_iterations=c.iterations,
-            tolerance=c.tolerance, concurrency=c.concurrency, relationship_weight_property="weight",
-            log_progress=False)
+            self.gds.graph.get(graph), source_nodes=sources, damping_factor=config.damping,
+            max_iterations=config.iterations, tolerance=config.tolerance, concurrency=config.concurrency,
+            relationship_weight_property="weight", log_progress=False)
         scores = np.zeros(len(nodes.keys))
         rows = nodes.rows_of_keys(frame["nodeId"].to_numpy())
         known = rows >= 0

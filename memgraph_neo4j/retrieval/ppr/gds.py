@@ -8,11 +8,11 @@ from memgraph_neo4j.retrieval.ppr import Ranking, Seeds, StoreProjections
 
 class GdsEngine(StoreProjections):
     def rank(self, graph: str, seeds: Seeds, top_k: int, top_m: int) -> Ranking:
-        c, candidates = self.config, self.config.ppr_candidates
+        config, candidates = self.config, self.config.ppr_candidates
         seed_lists = dict(seeds.by_kind())
         while True:
-            rows = self.repository.pagerank(graph, seed_lists, top_k, top_m, candidates, c.damping, c.iterations,
-                                            c.tolerance, c.concurrency)
+            rows = self.repository.pagerank(graph, seed_lists, top_k, top_m, candidates, config.damping,
+                                            config.iterations, config.tolerance, config.concurrency)
             enough = rows.found.get("passage", 0) >= top_k and rows.found.get("entity", 0) >= top_m
             if enough or rows.considered < candidates:  # every scored node was considered
                 return {kind: [Hit(**h) for h in top] for kind, top in rows.top.items()}

@@ -136,12 +136,13 @@ class LocalEngine(StoreProjections):
         self.local_graph(graph)
 
     def rank(self, graph: str, seeds: Seeds, top_k: int, top_m: int) -> Ranking:
-        local, c = self.local_graph(graph), self.config
+        local, config = self.local_graph(graph), self.config
         teleport = np.zeros(local.node_count)
         for kind, kind_seeds in seeds.by_kind():
             for node_id, weight in kind_seeds:
                 row = local.nodes.row(kind, node_id)
                 if row is not None:  # only seeds of projected kinds reach here; unknown ids carry no mass
                     teleport[row] += weight
-        scores = personalized_pagerank(local.transition_t, teleport, c.damping, c.iterations, c.tolerance)
+        scores = personalized_pagerank(local.transition_t, teleport, config.damping, config.iterations,
+                                       config.tolerance)
         return ranked(local.nodes, scores, top_k, top_m)
