@@ -24,13 +24,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from benchmarks.common import (  # noqa: E402
-    MUSIQUE,
-    RESULTS,
-    drop_projections,
-    percentile,
-    write_table,
-)
+from benchmarks.common import MUSIQUE, RESULTS, drop_projections, percentile, write_table  # noqa: E402
 from memgraph_neo4j.config import RetrievalConfig  # noqa: E402
 from memgraph_neo4j.embeddings import make_embedder  # noqa: E402
 from memgraph_neo4j.retrieval import RetrievalContext, make_retriever  # noqa: E402

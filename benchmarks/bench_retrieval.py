@@ -24,13 +24,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from benchmarks.common import (  # noqa: E402
-    MUSIQUE,
-    RESULTS,
-    drop_projections,
-    percentile,
-    write_table,
-)
+from benchmarks.common import MUSIQUE, RESULTS, drop_projections, percentile, write_table  # noqa: E402
 from memgraph_neo4j.config import RetrievalConfig, SeedConfig  # noqa: E402
 from memgraph_neo4j.embeddings import make_embedder  # noqa: E402
 from memgraph_neo4j.retrieval import RetrievalContext, make_retriever  # noqa: E402
@@ -47,6 +41,7 @@ VARIANTS: dict[str, tuple[str, SeedConfig, dict]] = {
     "  ablation: no density term": ("memgraphrag", dataclasses.replace(PAPER, density=False), {}),
     "  ablation: no adjudication (facts with a verdict used)": ("memgraphrag", PAPER, {"adjudication": False}),
     "memgraphrag default (HippoRAG-2 entity weights, no filter)": ("memgraphrag", SeedConfig(), {}),
+    "  same, no adjudication (facts with a verdict used)": ("memgraphrag", SeedConfig(), {"adjudication": False}),
     "  same, without entity-type edges": ("memgraphrag", SeedConfig(), {"type_weight": 0.0}),
     # exact top-K in process instead of the HNSW indexes, with the in-process PageRank: the fast setting
     "  same, local layers + local PPR (fast setting)": ("memgraphrag", SeedConfig(),

@@ -6,20 +6,16 @@ from collections.abc import Iterable
 from pathlib import Path
 from typing import Any
 
-from memgraph_neo4j.config import MemoryConfig, RetrievalConfig, Settings
-from memgraph_neo4j.contracts import Extractor
+from memgraph_neo4j.adjudication import ConflictReview, make_adjudicator
+from memgraph_neo4j.config import AdjudicationConfig, MemoryConfig, RetrievalConfig, Settings
+from memgraph_neo4j.contracts import AdjudicationReport, Extractor
 from memgraph_neo4j.extractors.factory import make_extractor
 from memgraph_neo4j.ingest.pipeline import IngestReport, ingest_documents
 from memgraph_neo4j.ingest.readers import Document, read_path
 from memgraph_neo4j.llm.chat import ChatClient
 from memgraph_neo4j.memory.ontology import Ontology, load_ontology
 from memgraph_neo4j.memory.writer import MemoryWriter
-from memgraph_neo4j.retrieval import (
-    RetrievalContext,
-    RetrievalResult,
-    Retriever,
-    make_retriever,
-)
+from memgraph_neo4j.retrieval import RetrievalContext, RetrievalResult, Retriever, make_retriever
 from memgraph_neo4j.retrieval.answer import Answer, ask
 from memgraph_neo4j.server.connection import open_store
 from memgraph_neo4j.store import GraphStore
@@ -48,7 +44,11 @@ class MemoryGraph:
                  ontology: Ontology | str | Path | None = None, embedder: Any = "minilm",
                  extractor: Extractor | str = "offline", config: MemoryConfig | None = None,
                  settings: Settings | None = None, retrieval: RetrievalConfig | None = None,
+                 adjudication: AdjudicationConfig | bool = True, adjudication_chat: ChatClient | None = None,
                  **extractor_options: Any) -> None:
+        """`adjudication`: check newly active facts for conflicts after every promotion (False: never;
+        `adjudicate()` still runs on request); `adjudication_chat`: the chat model of the detection and
+        resolution agents (default: the offline rules)."""
         if not space or not space.replace("_", "").replace("-", "").isalnum():
             raise ValueError(f"space {space!r}: use letters, digits, '-' and '_' only")
         self.settings = settings or Settings()
@@ -64,6 +64,11 @@ class MemoryGraph:
         self.extractor = extractor if not isinstance(extractor, str) else \
             make_extractor(extractor, self.ontology, self.embedder, **extractor_options)
         self.writer = MemoryWriter(self.store, space, self.ontology, self.embedder, config)
+        self.adjudicator = make_adjudicator(
+            self.store, space, self.ontology, adjudication_chat,
+            adjudication if isinstance(adjudication, AdjudicationConfig) else None)
+        self._check_on_ingest = adjudication is not False
+        self.conflicts = ConflictReview(self.adjudicator.repository)
         self._schema_ready = False
         self.retrieval_config = retrieval
         self._retrieval: RetrievalContext | None = None
@@ -90,7 +95,13 @@ class MemoryGraph:
         """Files, folders, texts or Documents -> passages, facts, entities; promotion after every batch."""
         self.init()
         return ingest_documents(self.writer, _documents(sources), extractor or self.extractor,
-                                batch_size=batch_size, guided=guided, dry_run=dry_run, progress=progress)
+                                batch_size=batch_size, guided=guided, dry_run=dry_run, progress=progress,
+                                checker=self.adjudicator if self._check_on_ingest else None)
+
+    def adjudicate(self, rescan_all: bool = False, progress: bool = False) -> AdjudicationReport:
+        """Check the facts that became active since the last check (every active fact with `rescan_all`)
+        for conflicts, resolve what the rules or the model settle, leave the rest for review (`conflicts`)."""
+        return self.adjudicator.run(rescan_all=rescan_all, progress=progress)
 
     @property
     def retrieval(self) -> RetrievalContext:

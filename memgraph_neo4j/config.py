@@ -164,3 +164,27 @@ class RetrievalConfig:
         if self.pending_weight is not None:
             return self.pending_weight
         return 0.0 if self.seeds.schema_filter else 1.0
+
+
+@dataclass(frozen=True)
+class AdjudicationConfig:
+    """Conflict detection and resolution (paper §4.2.2). [Brackets]: the paper authors' code defaults."""
+
+    similarity: float = 0.9  # δ: facts this similar (cosine of fact embeddings) are candidates
+    max_candidates: int = 20  # [20] candidates per newly active fact
+    evidence_per_fact: int = 2  # [2] passages shown per fact
+    evidence_chars: int = 1200  # [1,200] characters per passage shown
+    min_confidence: float = 0.85  # [0.85] classifications below this are ignored
+    max_group: int = 20  # [≤ 20] facts per resolution call; larger groups are split
+    containment_hops: int = 3  # part_of / located_in steps that still make two values one answer
+    max_retries: int = 2  # model replies that fail validation are asked again, then recorded
+    batch: int = 500  # newly active facts scanned per statement
+
+    def __post_init__(self) -> None:
+        if not 0 < self.similarity <= 1:
+            raise ValueError(f"similarity must be in (0, 1], not {self.similarity}")
+        if not 0 <= self.min_confidence <= 1:
+            raise ValueError(f"min_confidence must be in [0, 1], not {self.min_confidence}")
+        for name in ("max_candidates", "evidence_per_fact", "max_group", "containment_hops", "batch"):
+            if getattr(self, name) < 1:
+                raise ValueError(f"{name} must be >= 1, not {getattr(self, name)}")

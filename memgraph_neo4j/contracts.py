@@ -8,6 +8,7 @@ into a statement), so a rename happens here and nowhere else.
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from enum import StrEnum
 from typing import Protocol, runtime_checkable
 
@@ -44,6 +45,44 @@ class ExtractionState(StrEnum):
     PENDING = "pending"
     OK = "ok"
     FAILED = "failed"
+
+
+class ConflictType(StrEnum):
+    """What kind of conflict two facts are in (paper §4.2.2)."""
+
+    MUTUAL_EXCLUSION = "mutual_exclusion"  # both cannot hold: one value wins
+    TEMPORAL = "temporal"  # both held, at different times
+    GRANULARITY = "granularity"  # both hold at different levels (a city and its country)
+    DUPLICATE = "duplicate"  # the same fact twice
+    NONE = "none"
+
+
+class ConflictStatus(StrEnum):
+    OPEN = "open"  # detected, not yet resolved
+    RESOLVED = "resolved"  # verdicts applied
+    DISMISSED = "dismissed"  # no conflict after all (a person rejected it, or its verdicts were reverted)
+    NEEDS_REVIEW = "needs_review"  # no rule or model was sure enough: a person decides
+
+
+class Verdict(StrEnum):
+    """What resolution does to one fact of a conflict."""
+
+    KEEP = "keep"
+    DISCARD = "discard"  # state discarded: the other value won
+    MERGE = "merge"  # a duplicate: its evidence moves to the kept fact, its state becomes superseded
+    QUALIFY = "qualify"  # valid_from / valid_to / ordinal set: both stand
+    REFINE = "refine"  # a more specific relation (born_in -> born_in_city): both stand
+
+
+@dataclass(frozen=True)
+class ConsistencyRules:
+    """The ontology's declarations conflict detection runs on (Ontology.consistency_rules())."""
+
+    functional: list[str]
+    inverse_functional: list[str]
+    inverse_pairs: list[list[str]]  # [relation, its inverse]; symmetric relations left out
+    temporal: list[str]
+    containment: list[str]
 
 
 def fact_states(schema_filter: bool, adjudication: bool = True) -> list[str]:
@@ -134,6 +173,28 @@ class ExtractionOutcome(BaseModel):
         if self.ok:
             return ExtractionState.OK
         return ExtractionState.PENDING if self.skipped else ExtractionState.FAILED
+
+
+class AdjudicationReport(BaseModel):
+    """What one conflict scan did (adjudication/adjudicator.py)."""
+
+    scanned: int = 0  # newly active facts checked
+    candidates: int = 0  # (fact, candidate) pairs compared
+    dismissed: int = 0  # pairs classified as no conflict (or merged with their mirror pair)
+    conflicts: int = 0  # Conflict nodes written (connected groups)
+    resolved: int = 0
+    needs_review: int = 0
+    by_type: dict[str, int] = Field(default_factory=dict)
+    verdicts: dict[str, int] = Field(default_factory=dict)  # applied verdicts per kind
+    usage: Usage = Field(default_factory=Usage)
+    seconds: float = 0.0
+
+
+@runtime_checkable
+class ConsistencyChecker(Protocol):
+    """Checks the facts that became active (the ingest pipeline calls it after every promotion)."""
+
+    def run(self, rescan_all: bool = False, progress: bool = False) -> AdjudicationReport: ...
 
 
 # --- what the memory tells an extractor ---------------------------------------------------------

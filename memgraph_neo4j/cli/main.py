@@ -5,13 +5,14 @@ from __future__ import annotations
 import typer
 from rich.console import Console
 
-from memgraph_neo4j.cli import memory_cmd, neo4j_cmd, query_cmd
+from memgraph_neo4j.cli import conflicts_cmd, memory_cmd, neo4j_cmd, query_cmd
 from memgraph_neo4j.config import Settings
 from memgraph_neo4j.server.connection import open_store
 from memgraph_neo4j.store import StoreError
 
 app = typer.Typer(help="Neo4j-native GraphRAG and agent memory (MemGraphRAG).", no_args_is_help=True)
 app.add_typer(neo4j_cmd.app, name="neo4j")
+app.add_typer(conflicts_cmd.app, name="conflicts")
 app.command()(memory_cmd.ingest)
 app.command()(memory_cmd.stats)
 app.command()(query_cmd.query)

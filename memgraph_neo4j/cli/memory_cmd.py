@@ -76,6 +76,8 @@ def ingest(
               f"{report.extracted} extracted, {report.failed} failed; {report.facts} facts, "
               f"{report.entities_new} new entities, {report.promoted} schemas promoted, "
               f"{report.activated} facts activated, {report.bridges} similarity edges; "
+              f"{report.conflicts} conflicts ({report.conflicts_resolved} resolved, "
+              f"{report.conflicts_to_review} to review); "
               f"{report.usage.prompt_tokens + report.usage.completion_tokens} tokens; {report.seconds:.1f}s")
 
 

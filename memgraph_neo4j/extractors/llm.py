@@ -24,12 +24,7 @@ from memgraph_neo4j.contracts import (
 )
 from memgraph_neo4j.llm.chat import ChatClient, ChatResult, approx_tokens
 from memgraph_neo4j.memory.ontology import Ontology, load_ontology
-from memgraph_neo4j.prompts.extraction import (
-    PROMPT_VERSION,
-    parse_extraction,
-    system_prompt,
-    user_prompt,
-)
+from memgraph_neo4j.prompts.extraction import PROMPT_VERSION, parse_extraction, system_prompt, user_prompt
 
 __all__ = ["LLMExtractor"]
 

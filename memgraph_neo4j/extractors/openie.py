@@ -35,11 +35,7 @@ from memgraph_neo4j.contracts import (
     Usage,
 )
 from memgraph_neo4j.extractors.typing import TypeAssigner
-from memgraph_neo4j.memory.normalize import (
-    content_hash,
-    normalize_entity_name,
-    relation_key,
-)
+from memgraph_neo4j.memory.normalize import content_hash, normalize_entity_name, relation_key
 
 __all__ = ["NO_MATCH_ERROR", "OpenIEDoc", "OpenIEExtractor", "OpenIEFile", "load_openie", "passage_key"]
 

@@ -1,7 +1,8 @@
 """Ingest: documents -> passages -> memory-guided extraction -> facts -> promotion, batch by batch.
 
 Promotion runs after every batch, so the stable schemas and canonical entities learned from
-earlier batches guide the extraction of later ones (Algorithm 1, stages I, II and IV).
+earlier batches guide the extraction of later ones (Algorithm 1, stages I, II and IV); the facts it
+activates are checked for conflicts right away when a checker is given (stage III).
 """
 
 from __future__ import annotations
@@ -12,13 +13,7 @@ import time
 from pydantic import BaseModel
 from tqdm.auto import tqdm
 
-from memgraph_neo4j.contracts import (
-    ExtractionInput,
-    ExtractionState,
-    Extractor,
-    NoGuide,
-    Usage,
-)
+from memgraph_neo4j.contracts import ConsistencyChecker, ExtractionInput, ExtractionState, Extractor, NoGuide, Usage
 from memgraph_neo4j.ingest.chunking import chunk_text
 from memgraph_neo4j.ingest.readers import Document
 from memgraph_neo4j.memory.normalize import content_hash
@@ -39,6 +34,9 @@ class IngestReport(BaseModel):
     promoted: int = 0
     activated: int = 0
     bridges: int = 0
+    conflicts: int = 0  # found by adjudication after each promotion
+    conflicts_resolved: int = 0
+    conflicts_to_review: int = 0
     usage: Usage = Usage()
     estimated_tokens: int | None = None
     seconds: float = 0.0
@@ -66,7 +64,8 @@ def document_rows(documents: list[Document]) -> list[DocumentRow]:
 
 def ingest_documents(writer: MemoryWriter, documents: list[Document], extractor: Extractor,
                      batch_size: int = 64, guided: bool = True, dry_run: bool = False,
-                     progress: bool = True) -> IngestReport:
+                     progress: bool = True, checker: ConsistencyChecker | None = None) -> IngestReport:
+    """`checker`: adjudication, run on the newly active facts after every promotion (stage III)."""
     began = time.monotonic()
     ontology = writer.ontology
     unique = list({d.id: d for d in documents}.values())
@@ -95,6 +94,12 @@ def ingest_documents(writer: MemoryWriter, documents: list[Document], extractor:
         batch_report = writer.write_outcomes(outcomes)
         promoted, activated = writer.promote()
         writer.bump_version()  # the PPR projection is stale now
+        if checker is not None and activated:
+            checked = checker.run()
+            report.conflicts += checked.conflicts
+            report.conflicts_resolved += checked.resolved
+            report.conflicts_to_review += checked.needs_review
+            report.usage = report.usage + checked.usage
         skipped = sum(o.skipped for o in outcomes)
         report.extracted += sum(o.ok for o in outcomes)
         report.failed += batch_report.failed

@@ -4,14 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from memgraph_neo4j.llm.chat import (
-    ChatClient,
-    ChatResult,
-    LangChainChat,
-    OpenAIChat,
-    Price,
-    approx_tokens,
-)
+from memgraph_neo4j.llm.chat import ChatClient, ChatResult, LangChainChat, OpenAIChat, Price, approx_tokens
 
 __all__ = ["PROVIDERS", "ChatClient", "ChatResult", "LangChainChat", "OpenAIChat", "Price", "approx_tokens", "make_chat"]
 

@@ -5,12 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from memgraph_neo4j.contracts import ExtractionOutcome, FactState, SchemaState
-from memgraph_neo4j.memory.normalize import (
-    content_hash,
-    normalize_entity_name,
-    normalize_relation,
-    normalize_type,
-)
+from memgraph_neo4j.memory.normalize import content_hash, normalize_entity_name, normalize_relation, normalize_type
 from memgraph_neo4j.memory.ontology import Ontology
 from memgraph_neo4j.memory.resolve import GENERIC_TYPE, Mention, Resolution
 from memgraph_neo4j.repository.facts import FactRow, MentionRow

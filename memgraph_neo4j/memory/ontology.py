@@ -12,16 +12,9 @@ from pathlib import Path
 from typing import Any, Literal
 
 import yaml
-from pydantic import (
-    BaseModel,
-    ConfigDict,
-    Field,
-    ValidationError,
-    ValidationInfo,
-    field_validator,
-    model_validator,
-)
+from pydantic import BaseModel, ConfigDict, Field, ValidationError, ValidationInfo, field_validator, model_validator
 
+from memgraph_neo4j.contracts import ConsistencyRules
 from memgraph_neo4j.memory.normalize import content_hash, relation_key, type_key
 
 __all__ = [
@@ -70,8 +63,13 @@ class Relation(_Model):
     domain: list[str] = Field(default_factory=list, description="Allowed head types; empty = any")
     range: list[str] = Field(default_factory=list, description="Allowed tail types; empty = any")
     functional: bool = False  # at most one tail per head (per time point if temporal)
+    # at most one head per tail (per time point if temporal): a country has one president at a time
+    inverse_functional: bool = False
     temporal: bool = False  # facts hold over a time span and can be superseded
     inverse: str | None = None
+    # the head lies within the tail (Shanghai part_of China): two values of a functional relation
+    # linked by a chain of these are the same answer at different granularity, not a clash
+    containment: bool = False
     synonyms: list[str] = Field(default_factory=list)
 
 
@@ -203,6 +201,18 @@ class Ontology(_Model):
 
     def relation(self, name: str) -> Relation | None:
         return next((r for r in self.relations if r.name == name), None)
+
+    def consistency_rules(self) -> ConsistencyRules:
+        """The declarations conflict detection runs on (cypher/adjudication/symbolic_candidates)."""
+        by_name = {r.name: r for r in self.relations}
+        functional = [r.name for r in self.relations if r.functional]
+        # a relation whose inverse is functional is inverse-functional (capital_of: has_capital)
+        inverse_functional = [r.name for r in self.relations if r.inverse_functional
+                              or (r.inverse in by_name and by_name[r.inverse].functional)]
+        inverses = [[r.name, r.inverse] for r in self.relations if r.inverse and r.inverse != r.name]
+        return ConsistencyRules(functional=sorted(functional), inverse_functional=sorted(inverse_functional),
+                                inverse_pairs=inverses, temporal=sorted(r.name for r in self.relations if r.temporal),
+                                containment=sorted(r.name for r in self.relations if r.containment))
 
 
 # -- loading -------------------------------------------------------------------------------

@@ -17,13 +17,7 @@ from typing import Protocol
 import numpy as np
 
 from memgraph_neo4j.memory.normalize import content_hash, normalize_entity_name
-from memgraph_neo4j.repository.entities import (
-    AliasHit,
-    EntityRow,
-    Neighbor,
-    SimilarEdge,
-    VectorQuery,
-)
+from memgraph_neo4j.repository.entities import AliasHit, EntityRow, Neighbor, SimilarEdge, VectorQuery
 
 GENERIC_TYPE = "Thing"
 

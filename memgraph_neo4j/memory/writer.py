@@ -16,20 +16,10 @@ from memgraph_neo4j.memory.facts import fact_rows, mentions_of, relation_words
 from memgraph_neo4j.memory.ontology import Ontology
 from memgraph_neo4j.memory.promotion import promote
 from memgraph_neo4j.memory.resolve import resolve_mentions
-from memgraph_neo4j.repository.entities import (
-    EntityRepository,
-    SimilarEdge,
-    VectorQuery,
-)
+from memgraph_neo4j.repository.entities import EntityRepository, SimilarEdge, VectorQuery
 from memgraph_neo4j.repository.facts import FactRepository
 from memgraph_neo4j.repository.guide import Neo4jGuide
-from memgraph_neo4j.repository.passages import (
-    DocumentRow,
-    DocumentUsage,
-    ExtractionMark,
-    PassageRepository,
-    PassageRow,
-)
+from memgraph_neo4j.repository.passages import DocumentRow, DocumentUsage, ExtractionMark, PassageRepository, PassageRow
 from memgraph_neo4j.store import GraphStore
 
 NEIGHBOR_QUERIES = 500  # entity vectors per nearest-neighbour read while bridging

@@ -13,12 +13,7 @@ import math
 from collections import Counter, defaultdict
 from collections.abc import Iterable
 
-from memgraph_neo4j.repository.statistics import (
-    HitStatistics,
-    SpaceCounts,
-    SpaceMentions,
-    StatisticsRepository,
-)
+from memgraph_neo4j.repository.statistics import HitStatistics, SpaceCounts, SpaceMentions, StatisticsRepository
 from memgraph_neo4j.retrieval.seeds import SeedStatistics
 
 

@@ -19,15 +19,7 @@ from memgraph_neo4j.server import assemble as assembly
 from memgraph_neo4j.server.errors import LauncherError
 from memgraph_neo4j.server.instance import ensure_password, write_conf
 from memgraph_neo4j.server.java import JVM_FLAGS, Java, find_java, java_env
-from memgraph_neo4j.server.process import (
-    cmdline,
-    pid_alive,
-    port_open,
-    read_pid_file,
-    tail,
-    terminate,
-    write_pid_file,
-)
+from memgraph_neo4j.server.process import cmdline, pid_alive, port_open, read_pid_file, tail, terminate, write_pid_file
 
 __all__ = ["MAIN_CLASS", "Java", "LauncherError", "LocalNeo4j", "find_java", "tail"]
 
@@ -145,12 +137,7 @@ class LocalNeo4j:
 
     def _probe(self, timeout: float = 5.0) -> str | None:
         """gds.version() if the server answers a query, else None."""
-        from neo4j.exceptions import (
-            AuthError,
-            Neo4jError,
-            ServiceUnavailable,
-            SessionExpired,
-        )
+        from neo4j.exceptions import AuthError, Neo4jError, ServiceUnavailable, SessionExpired
 
         try:
             with self._store(timeout) as store:

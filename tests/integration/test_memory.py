@@ -5,13 +5,7 @@ from __future__ import annotations
 import pytest
 
 from memgraph_neo4j.api import MemoryGraph
-from memgraph_neo4j.contracts import (
-    ExtractedEntity,
-    ExtractedFact,
-    Extraction,
-    ExtractionInput,
-    ExtractionOutcome,
-)
+from memgraph_neo4j.contracts import ExtractedEntity, ExtractedFact, Extraction, ExtractionInput, ExtractionOutcome
 from memgraph_neo4j.ingest.readers import Document
 from memgraph_neo4j.memory.ontology import load_ontology
 

@@ -16,7 +16,7 @@ LAYERS = {
     "repository": 3,
     "memory": 4,
     "ingest": 5, "prompts": 5,
-    "extractors": 6,
+    "extractors": 6, "adjudication": 6,
     "retrieval": 7,
     "api": 8,
     "cli": 9, "mcp": 9,

@@ -17,14 +17,7 @@ from langchain_core.outputs import ChatGeneration
 from langchain_core.outputs import ChatResult as LCChatResult
 from pydantic import Field
 
-from memgraph_neo4j.contracts import (
-    Extraction,
-    ExtractionInput,
-    Extractor,
-    KnownEntity,
-    KnownSchema,
-    NoGuide,
-)
+from memgraph_neo4j.contracts import Extraction, ExtractionInput, Extractor, KnownEntity, KnownSchema, NoGuide
 from memgraph_neo4j.extractors.llm import BUDGET_SKIP, LLMExtractor, parse_extraction
 from memgraph_neo4j.llm import LangChainChat, OpenAIChat, Price, make_chat
 from memgraph_neo4j.memory.ontology import load_ontology

@@ -9,11 +9,7 @@ from pathlib import Path
 import pytest
 
 from memgraph_neo4j.contracts import ExtractionInput, Extractor, NoGuide
-from memgraph_neo4j.extractors.openie import (
-    NO_MATCH_ERROR,
-    OpenIEExtractor,
-    load_openie,
-)
+from memgraph_neo4j.extractors.openie import NO_MATCH_ERROR, OpenIEExtractor, load_openie
 from memgraph_neo4j.ingest.readers import read_musique_corpus
 
 ROOT = Path(__file__).resolve().parents[3]

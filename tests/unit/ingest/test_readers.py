@@ -8,13 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from memgraph_neo4j.ingest.readers import (
-    Document,
-    ReaderError,
-    read_hotpotqa_corpus,
-    read_musique_corpus,
-    read_path,
-)
+from memgraph_neo4j.ingest.readers import Document, ReaderError, read_hotpotqa_corpus, read_musique_corpus, read_path
 from memgraph_neo4j.memory.normalize import content_hash
 
 SHARED = Path(os.environ.get("MEMGRAPH_SHARED_DATA", Path(__file__).resolve().parents[3] / ".." / "shared" / "data"))

@@ -4,12 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from memgraph_neo4j.memory.normalize import (
-    content_hash,
-    normalize_entity_name,
-    normalize_relation,
-    normalize_type,
-)
+from memgraph_neo4j.memory.normalize import content_hash, normalize_entity_name, normalize_relation, normalize_type
 from memgraph_neo4j.memory.ontology import Ontology, load_ontology
 
 

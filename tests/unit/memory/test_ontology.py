@@ -7,12 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from memgraph_neo4j.memory.ontology import (
-    Ontology,
-    OntologyError,
-    load_ontology,
-    parse_ontology,
-)
+from memgraph_neo4j.memory.ontology import Ontology, OntologyError, load_ontology, parse_ontology
 
 REPO = Path(__file__).resolve().parents[3]
 

@@ -7,12 +7,7 @@ import pytest
 
 from memgraph_neo4j.memory.normalize import content_hash
 from memgraph_neo4j.memory.resolve import Mention, resolve_mentions
-from memgraph_neo4j.repository.entities import (
-    AliasHit,
-    Neighbor,
-    SimilarEdge,
-    VectorQuery,
-)
+from memgraph_neo4j.repository.entities import AliasHit, Neighbor, SimilarEdge, VectorQuery
 
 
 def unit(*xs: float) -> np.ndarray:

@@ -5,13 +5,7 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from memgraph_neo4j.repository.layers import (
-    ExportRow,
-    FactMatch,
-    LayerRequest,
-    PassageMatch,
-    SchemaMatch,
-)
+from memgraph_neo4j.repository.layers import ExportRow, FactMatch, LayerRequest, PassageMatch, SchemaMatch
 from memgraph_neo4j.retrieval.layers import LayerSnapshot, top_rows
 
 

@@ -1,0 +1,7 @@
+// The conflicts of a space, newest first, optionally of one status, with the facts they involve.
+MATCH (c:Conflict {space: $space})
+WHERE $status IS NULL OR c.status = $status
+WITH c ORDER BY c.detected_at DESC, c.id LIMIT $limit
+RETURN c.id AS id, c.type AS type, c.status AS status, c.confidence AS confidence,
+       toString(c.detected_at) AS detected_at,
+       COLLECT { MATCH (c)-[:INVOLVES]->(f:Fact) RETURN f.text ORDER BY f.text } AS facts

@@ -1,0 +1,31 @@
+"""Consistency maintenance of the global memory (paper §4.2.2, Algorithm 1 stage III).
+
+    adjudicator = make_adjudicator(store, space, ontology)          # offline rules
+    adjudicator = make_adjudicator(store, space, ontology, chat)     # detection and resolution agents
+    adjudicator.run()                                                 # newly active facts only
+"""
+
+from __future__ import annotations
+
+from memgraph_neo4j.adjudication.adjudicator import Adjudicator, summary
+from memgraph_neo4j.adjudication.agents import ChatClassifier, ChatResolver
+from memgraph_neo4j.adjudication.review import ConflictError, ConflictReview
+from memgraph_neo4j.adjudication.rules import RuleClassifier, RuleResolver
+from memgraph_neo4j.config import AdjudicationConfig
+from memgraph_neo4j.llm.chat import ChatClient
+from memgraph_neo4j.memory.ontology import Ontology
+from memgraph_neo4j.repository.conflicts import ConflictRepository
+from memgraph_neo4j.store import GraphStore
+
+__all__ = ["Adjudicator", "ConflictError", "ConflictReview", "make_adjudicator", "summary"]
+
+
+def make_adjudicator(store: GraphStore, space: str, ontology: Ontology, chat: ChatClient | None = None,
+                     config: AdjudicationConfig | None = None) -> Adjudicator:
+    """The chat model's agents when one is given, else the deterministic rules."""
+    config = config or AdjudicationConfig()
+    repository = ConflictRepository(store, space)
+    if chat is None:
+        return Adjudicator(repository, ontology, RuleClassifier(ontology.consistency_rules()), RuleResolver(), config)
+    return Adjudicator(repository, ontology, ChatClassifier(chat, config.max_retries),
+                       ChatResolver(chat, config.max_retries), config)

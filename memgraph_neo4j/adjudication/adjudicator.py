@@ -1,0 +1,170 @@
+"""Algorithm 1, stage III: consistency maintenance of the global memory.
+
+Only facts that became active since the last scan are checked (they carry the Unchecked label), but
+each against the whole memory, so the cost follows what changed. Per batch of such facts:
+1. candidates: the ontology's declarations in Cypher (functional, inverse-functional, inverse,
+   containment for granularity) and fact-embedding similarity >= δ, at most N per fact;
+2. classification of each new fact against its candidates (a chat model, or the rules);
+3. connected groups of confirmed pairs, each resolved at once (a chat model, or the rules);
+4. one write transaction: the Conflict nodes, the proposed verdicts, the confident ones applied,
+   and a new memory version so retrieval rebuilds its projection. Low-confidence or unsettled
+   groups stay `needs_review` with their proposals, for a person (adjudication/review.py).
+"""
+
+from __future__ import annotations
+
+import time
+from collections import Counter
+from typing import Protocol
+
+from tqdm.auto import tqdm
+
+from memgraph_neo4j.adjudication.groups import connected_groups
+from memgraph_neo4j.adjudication.model import Group, PairJudgement, Resolution
+from memgraph_neo4j.config import AdjudicationConfig
+from memgraph_neo4j.contracts import AdjudicationReport, ConflictStatus, ConflictType, Usage, Verdict
+from memgraph_neo4j.memory.facts import relation_words
+from memgraph_neo4j.memory.normalize import content_hash
+from memgraph_neo4j.memory.ontology import Ontology
+from memgraph_neo4j.repository.conflicts import Candidate, ConflictRepository, ConflictRow, FactEvidence, VerdictRow
+
+
+class Classifier(Protocol):
+    model: str | None
+
+    def classify(self, fact: FactEvidence, candidates: list[tuple[Candidate, FactEvidence]]) -> list[PairJudgement]:
+        ...
+
+
+class Resolver(Protocol):
+    model: str | None
+
+    def resolve(self, group: Group) -> Resolution: ...
+
+
+def conflict_id(fact_ids: list[str]) -> str:
+    return content_hash("conflict", *sorted(fact_ids))
+
+
+def refined_text(fact: FactEvidence, relation: str) -> str:
+    return f"{fact.head} {relation_words(relation)} {fact.tail}" + (f" ({fact.time})" if fact.time else "")
+
+
+def verdict_rows(conflict: str, group: Group, resolution: Resolution, status: ConflictStatus) -> list[VerdictRow]:
+    facts = {f.id: f for f in group.facts}
+    rows = []
+    for d in resolution.decisions:
+        fact = facts[d.fact]
+        refined = d.verdict == Verdict.REFINE and d.relation
+        rows.append(VerdictRow(
+            conflict, d.fact, str(d.verdict), str(status), resolution.rationale, resolution.model, into=d.into,
+            relation=d.relation if refined else None, text=refined_text(fact, d.relation) if refined else None,
+            schema_id=content_hash(fact.head_type, d.relation, fact.tail_type) if refined else None,
+            valid_from=d.valid_from, valid_to=d.valid_to, ordinal=d.ordinal))
+    return rows
+
+
+def _symmetric(pairs: list[PairJudgement]) -> list[PairJudgement]:
+    """One judgement per unordered pair (both facts new in one batch find each other): the surer one."""
+    best: dict[frozenset[str], PairJudgement] = {}
+    for p in pairs:
+        key = frozenset((p.fact, p.candidate))
+        if key not in best or p.confidence > best[key].confidence:
+            best[key] = p
+    return list(best.values())
+
+
+class Adjudicator:
+    def __init__(self, repository: ConflictRepository, ontology: Ontology, classifier: Classifier,
+                 resolver: Resolver, config: AdjudicationConfig | None = None) -> None:
+        self.repository, self.classifier, self.resolver = repository, classifier, resolver
+        self.rules = ontology.consistency_rules()
+        self.config = config or AdjudicationConfig()
+        self.last_scanned: list[str] = []  # observable: what the last run checked, and what it compared
+        self.last_candidates: list[Candidate] = []
+
+    def run(self, rescan_all: bool = False, progress: bool = False) -> AdjudicationReport:
+        """Check every unchecked active fact (all active facts with `rescan_all`)."""
+        began, report = time.monotonic(), AdjudicationReport()
+        self.last_scanned, self.last_candidates = [], []
+        if rescan_all:
+            self.repository.queue_all()
+        bar = tqdm(desc="adjudicate", unit="fact", disable=not progress)
+        while ids := self.repository.unchecked(self.config.batch):
+            self._batch(ids, report)
+            self.repository.mark_checked(ids)
+            bar.update(len(ids))
+            bar.set_postfix(conflicts=report.conflicts, review=report.needs_review)
+        bar.close()
+        report.usage = sum((getattr(a, "usage", Usage()) for a in (self.classifier, self.resolver)), Usage())
+        report.seconds = time.monotonic() - began
+        return report
+
+    def candidates(self, ids: list[str]) -> dict[str, list[Candidate]]:
+        """Per fact: the symbolic candidates first, then similar ones, at most max_candidates."""
+        limit = self.config.max_candidates
+        found: dict[str, dict[str, Candidate]] = {i: {} for i in ids}
+        for c in self.repository.symbolic_candidates(ids, self.rules, limit):
+            found[c.fact].setdefault(c.candidate, c)
+        for c in self.repository.similar_candidates(ids, self.config.similarity, limit):
+            found[c.fact].setdefault(c.candidate, c)
+        return {i: list(by_id.values())[:limit] for i, by_id in found.items() if by_id}
+
+    def _resolve(self, group: Group) -> Resolution:
+        if min(p.confidence for p in group.pairs) < self.config.min_confidence:
+            return Resolution([], 0.0, "classification unsure: review it")
+        if len(group.facts) > self.config.max_group:  # one call must see the whole group's evidence
+            return Resolution([], 0.0, f"{len(group.facts)} facts in one group, more than max_group "
+                                       f"{self.config.max_group}: review it")
+        return self.resolver.resolve(group)
+
+    def _batch(self, ids: list[str], report: AdjudicationReport) -> None:
+        report.scanned += len(ids)
+        self.last_scanned += ids
+        candidates = self.candidates(ids)
+        flat = [c for cs in candidates.values() for c in cs]
+        self.last_candidates += flat
+        report.candidates += len(flat)
+        if not flat:
+            return
+        evidence = self.repository.evidence({*candidates, *(c.candidate for c in flat)},
+                                            self.config.evidence_per_fact, self.config.evidence_chars)
+        judged = []
+        for fact_id, found in candidates.items():
+            pairs = [(c, evidence[c.candidate]) for c in found if c.candidate in evidence]
+            if fact_id in evidence and pairs:
+                judged += self.classifier.classify(evidence[fact_id], pairs)
+        confirmed = [p for p in _symmetric(judged) if p.type != ConflictType.NONE]
+        report.dismissed += len(judged) - len(confirmed)
+        by_pair = {(c.fact, c.candidate): c for c in flat}
+        conflicts, verdicts, apply = [], [], []
+        for fact_ids, pairs in connected_groups(confirmed):
+            group = Group([evidence[i] for i in fact_ids], pairs,
+                          {(p.fact, p.candidate): by_pair[(p.fact, p.candidate)] for p in pairs
+                           if (p.fact, p.candidate) in by_pair})
+            resolution = self._resolve(group)
+            settled = bool(resolution.decisions) and resolution.confidence >= self.config.min_confidence
+            status = ConflictStatus.RESOLVED if settled else ConflictStatus.NEEDS_REVIEW
+            cid = conflict_id(fact_ids)
+            conflicts.append(ConflictRow(
+                cid, str(group.type), str(ConflictStatus.OPEN if settled else status),
+                min(p.confidence for p in pairs), "; ".join(sorted({p.reason for p in pairs}))[:2000],
+                self.classifier.model, fact_ids,
+                [{"a": p.fact, "b": p.candidate, "type": str(p.type), "confidence": p.confidence,
+                  "reason": p.reason, "rule": p.rule} for p in pairs]))
+            verdicts += verdict_rows(cid, group, resolution, status)
+            if settled:
+                apply.append(cid)
+            report.by_type[str(group.type)] = report.by_type.get(str(group.type), 0) + 1
+            for d in resolution.decisions if settled else ():
+                report.verdicts[str(d.verdict)] = report.verdicts.get(str(d.verdict), 0) + 1
+        report.conflicts += len(conflicts)
+        report.resolved += len(apply)
+        report.needs_review += len(conflicts) - len(apply)
+        self.repository.record(conflicts, verdicts, apply)
+
+
+def summary(report: AdjudicationReport) -> str:
+    kinds = ", ".join(f"{k} {v}" for k, v in sorted(Counter(report.by_type).items())) or "none"
+    return (f"{report.scanned} facts checked, {report.candidates} candidates, {report.conflicts} conflicts "
+            f"({kinds}): {report.resolved} resolved, {report.needs_review} to review")

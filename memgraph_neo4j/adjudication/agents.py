@@ -1,0 +1,95 @@
+"""The detection-classification and resolution agents over any chat model (paper §4.2.2).
+
+Replies are validated pydantic models. A reply that does not validate is asked for again
+(`max_retries`), then recorded: the classifier's symbolic candidates become `needs_review`
+conflicts, a failed resolution leaves its conflict `needs_review`. Token usage adds up in `usage`.
+"""
+
+from __future__ import annotations
+
+import threading
+
+from pydantic import BaseModel, ValidationError
+
+from memgraph_neo4j.adjudication.model import FactDecision, Group, PairJudgement, Resolution
+from memgraph_neo4j.contracts import ConflictType, Usage, Verdict
+from memgraph_neo4j.llm.chat import ChatClient
+from memgraph_neo4j.memory.normalize import relation_key
+from memgraph_neo4j.prompts import adjudication as prompt
+from memgraph_neo4j.prompts.json_reply import parse_json_object
+from memgraph_neo4j.repository.conflicts import Candidate, FactEvidence
+
+
+def fact_view(label: str, fact: FactEvidence) -> prompt.FactView:
+    return prompt.FactView(label=label, text=fact.text, relation=fact.relation, time=fact.time,
+                           passages=[f"{p.title or ''}: {p.text}" for p in fact.passages])
+
+
+class _Agent:
+    def __init__(self, chat: ChatClient, max_retries: int = 2) -> None:
+        self.chat, self.max_retries = chat, max_retries
+        self.model = chat.model
+        self.usage = Usage()
+        self._lock = threading.Lock()
+
+    def _ask(self, system: str, user: str, reply: type[BaseModel]) -> BaseModel:
+        """A validated reply; ValueError naming the last problem after max_retries more attempts."""
+        problem = ""
+        for _ in range(self.max_retries + 1):
+            result = self.chat.complete_json(system, user, reply)
+            with self._lock:
+                self.usage = self.usage + result.usage
+            try:
+                return reply.model_validate(parse_json_object(result.text))
+            except (ValueError, ValidationError) as exc:
+                problem = str(exc).splitlines()[0]
+        raise ValueError(f"{self.model}: unusable reply after {self.max_retries + 1} attempts ({problem})")
+
+
+class ChatClassifier(_Agent):
+    def classify(self, fact: FactEvidence, candidates: list[tuple[Candidate, FactEvidence]]) -> list[PairJudgement]:
+        labels = {f"C{i}": (c, other) for i, (c, other) in enumerate(candidates, 1)}
+        user = prompt.classify_prompt(fact_view("NEW", fact), [fact_view(k, o) for k, (_, o) in labels.items()])
+        try:
+            reply = self._ask(prompt.CLASSIFY_SYSTEM, user, prompt.ClassificationReply)
+        except ValueError as exc:  # recorded, not guessed: what the ontology flagged goes to review
+            return [PairJudgement(fact.id, other.id, ConflictType.MUTUAL_EXCLUSION, 0.0, str(exc), c.rule)
+                    for c, other in candidates if c.rule != "similar"]
+        out = []
+        for pair in reply.pairs:
+            if pair.candidate in labels:
+                candidate, other = labels[pair.candidate]
+                out.append(PairJudgement(fact.id, other.id, pair.type, pair.confidence, pair.reason, candidate.rule))
+        return out
+
+
+class ChatResolver(_Agent):
+    def resolve(self, group: Group) -> Resolution:
+        labels = {f"F{i}": f for i, f in enumerate(group.facts, 1)}
+        label_of = {f.id: k for k, f in labels.items()}
+        pairs = [f"{label_of[p.fact]} vs {label_of[p.candidate]}: {p.type} ({p.reason})" for p in group.pairs]
+        user = prompt.resolve_prompt([fact_view(k, f) for k, f in labels.items()], pairs)
+        try:
+            reply = self._ask(prompt.RESOLVE_SYSTEM, user, prompt.ResolutionReply)
+            decisions = self._decisions(reply, labels)
+        except ValueError as exc:
+            return Resolution([], 0.0, str(exc), self.model)
+        return Resolution(decisions, reply.confidence, reply.rationale, self.model)
+
+    @staticmethod
+    def _decisions(reply: prompt.ResolutionReply, labels: dict[str, FactEvidence]) -> list[FactDecision]:
+        given = {v.fact: v for v in reply.verdicts if v.fact in labels}
+        if set(given) != set(labels):
+            raise ValueError(f"verdicts for {sorted(given)}, not for every fact of {sorted(labels)}")
+        decisions = []
+        for label, fact in labels.items():
+            v = given[label]
+            if v.verdict == Verdict.MERGE and v.into not in labels:
+                raise ValueError(f"{label} merges into {v.into!r}, which is not in the group")
+            relation = relation_key(v.relation) if v.verdict == Verdict.REFINE and v.relation else None
+            if v.verdict == Verdict.REFINE and not relation:
+                raise ValueError(f"{label} is refined without a relation")
+            decisions.append(FactDecision(fact.id, v.verdict, into=labels[v.into].id if v.into in labels else None,
+                                          relation=relation, valid_from=v.valid_from, valid_to=v.valid_to,
+                                          ordinal=v.ordinal))
+        return decisions

@@ -1,0 +1,123 @@
+"""`memgraph-neo4j conflicts scan|list|show|accept|reject|revert`: adjudication, reviewed by a person."""
+
+from __future__ import annotations
+
+import dataclasses
+import json
+from collections.abc import Iterator
+from contextlib import contextmanager
+from typing import TYPE_CHECKING
+
+import typer
+from rich.console import Console
+from rich.table import Table
+
+from memgraph_neo4j.store import StoreError
+
+if TYPE_CHECKING:
+    from memgraph_neo4j.api import MemoryGraph
+
+app = typer.Typer(help="Conflicting facts: find them, review them, undo a verdict.", no_args_is_help=True)
+out = Console()
+err = Console(stderr=True)
+SPACE = typer.Option("default", help="Memory space")
+JSON = typer.Option(False, "--json", help="Machine-readable output")
+
+
+@contextmanager
+def _memory(space: str, model: str | None = None, base_url: str | None = None) -> Iterator[MemoryGraph]:
+    """The space's MemoryGraph (with a chat model for the agents when --model is given); bad input and
+    store errors end the command with a one-line message."""
+    from memgraph_neo4j.adjudication import ConflictError
+    from memgraph_neo4j.api import MemoryGraph
+
+    try:
+        chat = None
+        if model:
+            from memgraph_neo4j.llm import make_chat
+
+            chat = make_chat("openai", model=model, base_url=base_url)
+        with MemoryGraph(space=space, extractor="offline", adjudication_chat=chat) as memory:
+            if not memory.stats()["nodes"]:
+                raise ConflictError(f"memory space {space!r} is empty or does not exist: check --space")
+            yield memory
+    except (StoreError, ConflictError, ValueError) as exc:
+        err.print(f"[red]error:[/red] {exc}", highlight=False, markup=True)
+        raise typer.Exit(1) from None
+
+
+def _print_detail(detail, as_json: bool) -> None:
+    if as_json:
+        typer.echo(json.dumps(dataclasses.asdict(detail), indent=2, default=str))
+        return
+    out.print(f"conflict {detail.id}  {detail.type}  {detail.status}  (confidence {detail.confidence})",
+              highlight=False, markup=False)
+    for label, text in (("why", detail.reason), ("verdict", detail.rationale), ("model", detail.model)):
+        if text:
+            out.print(f"  {label}: {text}", highlight=False, markup=False)
+    for f in detail.facts:
+        proposal = f" -> {f['proposed']}" + (" (applied)" if f["applied"] else "") if f["proposed"] else ""
+        out.print(f"  {f['id']}  {f['state']:<10} {f['text']}{proposal}", highlight=False, markup=False)
+
+
+@app.command()
+def scan(space: str = SPACE,
+         rescan_all: bool = typer.Option(False, "--all", help="Check every active fact, not only new ones"),
+         model: str | None = typer.Option(None, help="Chat model for the agents (default: offline rules)"),
+         base_url: str | None = typer.Option(None, help="OpenAI-compatible endpoint (Ollama, vLLM)"),
+         as_json: bool = JSON) -> None:
+    """Check the facts that became active since the last check for conflicts, and resolve what is clear."""
+    from memgraph_neo4j.adjudication import summary
+
+    with _memory(space, model, base_url) as memory:
+        report = memory.adjudicate(rescan_all=rescan_all, progress=not as_json)
+    typer.echo(report.model_dump_json(indent=2) if as_json else f"{summary(report)} in {report.seconds:.1f}s")
+
+
+@app.command("list")
+def list_conflicts(space: str = SPACE, status: str | None = typer.Option(
+                       None, help="open | resolved | dismissed | needs_review"),
+                   limit: int = typer.Option(100, min=1, help="At most this many, newest first"),
+                   as_json: bool = JSON) -> None:
+    """The conflicts of a space."""
+    with _memory(space) as memory:
+        rows = memory.conflicts.list(status, limit)
+    if as_json:
+        typer.echo(json.dumps([dataclasses.asdict(r) for r in rows], indent=2, default=str))
+        return
+    table = Table(title=f"conflicts in {space!r}")
+    for column in ("id", "type", "status", "facts"):
+        table.add_column(column)
+    for r in rows:
+        table.add_row(r.id, r.type, r.status, "\n".join(r.facts))
+    out.print(table)
+
+
+@app.command()
+def show(conflict_id: str, space: str = SPACE, as_json: bool = JSON) -> None:
+    """One conflict: its facts, their evidence, the verdicts proposed and applied."""
+    with _memory(space) as memory:
+        _print_detail(memory.conflicts.show(conflict_id), as_json)
+
+
+@app.command()
+def accept(conflict_id: str, space: str = SPACE,
+           keep: str | None = typer.Option(None, help="Keep this fact (id or unique prefix), discard the others"),
+           as_json: bool = JSON) -> None:
+    """Apply the proposed verdicts, or your own choice with --keep."""
+    with _memory(space) as memory:
+        _print_detail(memory.conflicts.accept(conflict_id, keep), as_json)
+
+
+@app.command()
+def reject(conflict_id: str, space: str = SPACE, as_json: bool = JSON) -> None:
+    """Not a conflict: undo what was applied and dismiss it."""
+    with _memory(space) as memory:
+        _print_detail(memory.conflicts.reject(conflict_id), as_json)
+
+
+@app.command()
+def revert(conflict_id: str, space: str = SPACE, as_json: bool = JSON) -> None:
+    """Restore every fact of the conflict exactly as it was before its verdicts."""
+    with _memory(space) as memory:
+        _print_detail(memory.conflicts.revert(conflict_id), as_json)
