@@ -1,7 +1,8 @@
 """Conflict detection and the offline rules on the MuSiQue-train memory (real OpenIE triples).
 
 Needs the memory built first (see bench_retrieval.py). Checks every active fact (`--all`) three times
-and reports the median time per 1,000 checked facts, the conflicts by type and status and the
+(after undoing and deleting the conflicts of an earlier run) and reports
+the median time per 1,000 checked facts, the conflicts by type and status and the
 verdicts applied. The first run resolves; the later ones find the same groups again (idempotent) or
 none where a verdict removed a fact. Recall with and without adjudication: bench_retrieval.py.
 
@@ -34,6 +35,7 @@ def main() -> None:
     args = parser.parse_args()
     with open_store() as store:
         adjudicator = make_adjudicator(store, args.space, load_ontology())
+        print(f"{adjudicator.repository.delete_all()} conflicts of an earlier run reverted and deleted")
         runs = []
         for i in range(args.runs):
             report = adjudicator.run(rescan_all=True, progress=True)

@@ -24,8 +24,9 @@ import numpy as np
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from benchmarks.common import MUSIQUE, RESULTS, percentile, write_table  # noqa: E402
+from benchmarks.common import MUSIQUE, RESULTS, write_table  # noqa: E402
 from memgraph_neo4j.embeddings.minilm import MiniLMEmbedder  # noqa: E402
+from memgraph_neo4j.evaluation.metrics import percentile  # noqa: E402
 
 MODES = [("onnx", True), ("numpy", True), ("onnx", False)]  # (runtime, sort by length)
 

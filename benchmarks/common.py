@@ -1,4 +1,4 @@
-"""Helpers the benchmark scripts share: percentiles, cold starts, result tables."""
+"""Helpers the benchmark scripts share: data paths, cold starts, result tables (percentiles: evaluation.metrics)."""
 
 from __future__ import annotations
 
@@ -12,12 +12,6 @@ from memgraph_neo4j.store import GraphStore
 ROOT = Path(__file__).resolve().parent.parent
 RESULTS = ROOT / "benchmarks" / "results"
 MUSIQUE = ROOT.parent / "shared" / "data" / "musique_train"
-
-
-def percentile(values: list[float], q: float) -> float:
-    """Nearest-rank percentile (q in [0, 1])."""
-    ordered = sorted(values)
-    return ordered[min(len(ordered) - 1, int(round(q * (len(ordered) - 1))))]
 
 
 def drop_projections(store: GraphStore, space: str) -> None:

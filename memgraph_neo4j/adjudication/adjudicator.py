@@ -82,11 +82,13 @@ class Adjudicator:
         self.config = config or AdjudicationConfig()
         self.last_scanned: list[str] = []  # observable: what the last run checked, and what it compared
         self.last_candidates: list[Candidate] = []
+        self._compared: set[frozenset[str]] = set()
 
     def run(self, rescan_all: bool = False, progress: bool = False) -> AdjudicationReport:
         """Check every unchecked active fact (all active facts with `rescan_all`)."""
         began, report = time.monotonic(), AdjudicationReport()
         self.last_scanned, self.last_candidates = [], []
+        self._compared: set[frozenset[str]] = set()  # a pair of two unchecked facts is met twice per run
         if rescan_all:
             self.repository.queue_all()
         bar = tqdm(desc="adjudicate", unit="fact", disable=not progress)
@@ -121,7 +123,12 @@ class Adjudicator:
     def _batch(self, ids: list[str], report: AdjudicationReport) -> None:
         report.scanned += len(ids)
         self.last_scanned += ids
-        candidates = self.candidates(ids)
+        candidates = {}
+        for fact_id, found in self.candidates(ids).items():
+            fresh = [c for c in found if frozenset((c.fact, c.candidate)) not in self._compared]
+            self._compared.update(frozenset((c.fact, c.candidate)) for c in fresh)
+            if fresh:
+                candidates[fact_id] = fresh
         flat = [c for cs in candidates.values() for c in cs]
         self.last_candidates += flat
         report.candidates += len(flat)

@@ -8,6 +8,8 @@ conflicts, a failed resolution leaves its conflict `needs_review`. Token usage a
 from __future__ import annotations
 
 import threading
+from collections.abc import Callable
+from typing import TypeVar
 
 from pydantic import BaseModel, ValidationError
 
@@ -18,6 +20,9 @@ from memgraph_neo4j.memory.normalize import relation_key
 from memgraph_neo4j.prompts import adjudication as prompt
 from memgraph_neo4j.prompts.json_reply import parse_json_object
 from memgraph_neo4j.repository.conflicts import Candidate, FactEvidence
+
+Reply = TypeVar("Reply", bound=BaseModel)
+T = TypeVar("T")
 
 
 def fact_view(label: str, fact: FactEvidence) -> prompt.FactView:
@@ -32,15 +37,16 @@ class _Agent:
         self.usage = Usage()
         self._lock = threading.Lock()
 
-    def _ask(self, system: str, user: str, reply: type[BaseModel]) -> BaseModel:
-        """A validated reply; ValueError naming the last problem after max_retries more attempts."""
+    def _ask(self, system: str, user: str, reply: type[Reply], check: Callable[[Reply], T]) -> T:
+        """The reply validated by its model and then by `check` (which raises ValueError on a reply that
+        parses but says too little); asked again up to max_retries times, then ValueError."""
         problem = ""
         for _ in range(self.max_retries + 1):
             result = self.chat.complete_json(system, user, reply)
             with self._lock:
                 self.usage = self.usage + result.usage
             try:
-                return reply.model_validate(parse_json_object(result.text))
+                return check(reply.model_validate(parse_json_object(result.text)))
             except (ValueError, ValidationError) as exc:
                 problem = str(exc).splitlines()[0]
         raise ValueError(f"{self.model}: unusable reply after {self.max_retries + 1} attempts ({problem})")
@@ -50,17 +56,18 @@ class ChatClassifier(_Agent):
     def classify(self, fact: FactEvidence, candidates: list[tuple[Candidate, FactEvidence]]) -> list[PairJudgement]:
         labels = {f"C{i}": (c, other) for i, (c, other) in enumerate(candidates, 1)}
         user = prompt.classify_prompt(fact_view("NEW", fact), [fact_view(k, o) for k, (_, o) in labels.items()])
+
+        def judgements(reply: prompt.ClassificationReply) -> list[PairJudgement]:
+            given = {p.candidate: p for p in reply.pairs if p.candidate in labels}
+            if set(given) != set(labels):
+                raise ValueError(f"classified {sorted(given)}, not every candidate of {sorted(labels)}")
+            return [PairJudgement(fact.id, labels[k][1].id, p.type, p.confidence, p.reason, labels[k][0].rule)
+                    for k, p in given.items()]
         try:
-            reply = self._ask(prompt.CLASSIFY_SYSTEM, user, prompt.ClassificationReply)
+            return self._ask(prompt.CLASSIFY_SYSTEM, user, prompt.ClassificationReply, judgements)
         except ValueError as exc:  # recorded, not guessed: what the ontology flagged goes to review
             return [PairJudgement(fact.id, other.id, ConflictType.MUTUAL_EXCLUSION, 0.0, str(exc), c.rule)
                     for c, other in candidates if c.rule != "similar"]
-        out = []
-        for pair in reply.pairs:
-            if pair.candidate in labels:
-                candidate, other = labels[pair.candidate]
-                out.append(PairJudgement(fact.id, other.id, pair.type, pair.confidence, pair.reason, candidate.rule))
-        return out
 
 
 class ChatResolver(_Agent):
@@ -69,12 +76,12 @@ class ChatResolver(_Agent):
         label_of = {f.id: k for k, f in labels.items()}
         pairs = [f"{label_of[p.fact]} vs {label_of[p.candidate]}: {p.type} ({p.reason})" for p in group.pairs]
         user = prompt.resolve_prompt([fact_view(k, f) for k, f in labels.items()], pairs)
+        def resolution(reply: prompt.ResolutionReply) -> Resolution:
+            return Resolution(self._decisions(reply, labels), reply.confidence, reply.rationale, self.model)
         try:
-            reply = self._ask(prompt.RESOLVE_SYSTEM, user, prompt.ResolutionReply)
-            decisions = self._decisions(reply, labels)
+            return self._ask(prompt.RESOLVE_SYSTEM, user, prompt.ResolutionReply, resolution)
         except ValueError as exc:
             return Resolution([], 0.0, str(exc), self.model)
-        return Resolution(decisions, reply.confidence, reply.rationale, self.model)
 
     @staticmethod
     def _decisions(reply: prompt.ResolutionReply, labels: dict[str, FactEvidence]) -> list[FactDecision]:

@@ -2,6 +2,7 @@
 
 Classification:
 - the same relation between the same (or same-named) head and tail, at compatible times: duplicate;
+- two values of different entity types (a Date and a Place under one open-extraction relation): none;
 - two values of a functional (or inverse-functional) relation linked by containment facts: granularity;
 - two dated values of a temporal relation: temporal;
 - any other clash the ontology declares: mutual exclusion, which no rule can settle.
@@ -17,6 +18,7 @@ import re
 from memgraph_neo4j.adjudication.model import FactDecision, Group, PairJudgement, Resolution
 from memgraph_neo4j.contracts import ConflictType, ConsistencyRules, Verdict
 from memgraph_neo4j.memory.normalize import normalize_entity_name
+from memgraph_neo4j.memory.resolve import GENERIC_TYPE
 from memgraph_neo4j.repository.conflicts import Candidate, FactEvidence
 
 MODEL = "rules"
@@ -65,11 +67,21 @@ class RuleClassifier:
             return ConflictType.DUPLICATE, "same relation between the same entities"
         if candidate.rule == "similar":
             return ConflictType.NONE, "similar wording only"
+        if _different_kinds(fact, other, candidate.rule):
+            # born in 1930 / born in Gothenburg: open extraction put two attributes under one relation
+            return ConflictType.NONE, "the values are of different types"
         if candidate.granularity:
             return ConflictType.GRANULARITY, "the values lie within one another"
         if fact.relation in self.rules.temporal and fact.time and other.time and fact.time != other.time:
             return ConflictType.TEMPORAL, f"dated {fact.time} and {other.time}"
         return ConflictType.MUTUAL_EXCLUSION, f"the ontology allows one value ({candidate.rule} {fact.relation})"
+
+
+def _different_kinds(fact: FactEvidence, other: FactEvidence, rule: str) -> bool:
+    """The two clashing values have different, specific entity types (a Date and a Place)."""
+    mine, theirs = (fact.head_type, other.head_type) if rule == "inverse_functional" else (fact.tail_type,
+                                                                                          other.tail_type)
+    return GENERIC_TYPE not in (mine, theirs) and mine != theirs
 
 
 def _informative(fact: FactEvidence) -> tuple:

@@ -12,6 +12,7 @@ import typer
 from rich.console import Console
 from rich.table import Table
 
+from memgraph_neo4j.cli.output import error
 from memgraph_neo4j.store import StoreError
 
 if TYPE_CHECKING:
@@ -19,7 +20,6 @@ if TYPE_CHECKING:
 
 app = typer.Typer(help="Conflicting facts: find them, review them, undo a verdict.", no_args_is_help=True)
 out = Console()
-err = Console(stderr=True)
 SPACE = typer.Option("default", help="Memory space")
 JSON = typer.Option(False, "--json", help="Machine-readable output")
 
@@ -42,7 +42,7 @@ def _memory(space: str, model: str | None = None, base_url: str | None = None) -
                 raise ConflictError(f"memory space {space!r} is empty or does not exist: check --space")
             yield memory
     except (StoreError, ConflictError, ValueError) as exc:
-        err.print(f"[red]error:[/red] {exc}", highlight=False, markup=True)
+        error(exc)
         raise typer.Exit(1) from None
 
 

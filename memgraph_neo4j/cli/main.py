@@ -3,9 +3,9 @@
 from __future__ import annotations
 
 import typer
-from rich.console import Console
 
-from memgraph_neo4j.cli import conflicts_cmd, memory_cmd, neo4j_cmd, query_cmd
+from memgraph_neo4j.cli import conflicts_cmd, eval_cmd, memory_cmd, neo4j_cmd, query_cmd
+from memgraph_neo4j.cli.output import error
 from memgraph_neo4j.config import Settings
 from memgraph_neo4j.server.connection import open_store
 from memgraph_neo4j.store import StoreError
@@ -17,7 +17,8 @@ app.command()(memory_cmd.ingest)
 app.command()(memory_cmd.stats)
 app.command()(query_cmd.query)
 app.command()(query_cmd.ask)
-err = Console(stderr=True)
+app.command("eval")(eval_cmd.eval_command)
+app.command("health")(eval_cmd.health_command)
 
 
 @app.command()
@@ -28,7 +29,7 @@ def init() -> None:
         with open_store(settings) as store:
             names = store.init_schema(settings.embedding_dimension)
     except StoreError as exc:
-        err.print(f"[red]error:[/red] {exc}", highlight=False)
+        error(exc)
         raise typer.Exit(1)
     typer.echo(f"applied {len(names)} schema statements to {store.uri}")
 

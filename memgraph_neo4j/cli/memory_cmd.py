@@ -10,21 +10,16 @@ import typer
 from rich.console import Console
 from rich.table import Table
 
+from memgraph_neo4j.cli.output import fail
 from memgraph_neo4j.store import StoreError
 
-err = Console(stderr=True)
 out = Console()
-
-
-def _fail(message: str) -> None:
-    err.print(f"[red]error:[/red] {message}", highlight=False)
-    raise typer.Exit(1)
 
 
 def _load_object(spec: str):
     module, _, attr = spec.partition(":")
     if not attr:
-        _fail(f"--chat-model {spec!r}: write it as package.module:object (a langchain-core chat model or a factory)")
+        fail(f"--chat-model {spec!r}: write it as package.module:object (a langchain-core chat model or a factory)")
     obj = getattr(importlib.import_module(module), attr)
     return obj() if callable(obj) and not hasattr(obj, "invoke") else obj
 
@@ -49,23 +44,23 @@ def ingest(
 
     for path in paths:
         if not path.exists():
-            _fail(f"{path}: no such file or folder")
+            fail(f"{path}: no such file or folder")
     if openie is not None:
         if not openie.exists():
-            _fail(f"--openie {openie}: no such file")
+            fail(f"--openie {openie}: no such file")
         extractor = "openie"
     options = {"openie": openie, "model": model, "base_url": base_url, "budget_tokens": budget_tokens,
                "budget_cost": budget_cost}
     if extractor == "langchain":
         if not chat_model:
-            _fail("--extractor langchain needs --chat-model package.module:object")
+            fail("--extractor langchain needs --chat-model package.module:object")
         options["chat_model"] = _load_object(chat_model)
     options = {k: v for k, v in options.items() if v is not None}
     try:
         with MemoryGraph(space=space, ontology=ontology, extractor=extractor, **options) as memory:
             report = memory.ingest(paths, batch_size=batch_size, dry_run=dry_run)
     except (StoreError, ValueError, FileNotFoundError) as exc:
-        _fail(str(exc))
+        fail(str(exc))
     if as_json:
         typer.echo(report.model_dump_json(indent=2))
         return
@@ -91,7 +86,7 @@ def stats(space: str = typer.Option("default", help="Memory space"),
         with open_store() as store:
             data = StatsRepository(store, space).memory_stats().model_dump()
     except StoreError as exc:
-        _fail(str(exc))
+        fail(str(exc))
     if as_json:
         typer.echo(json.dumps(data, indent=2, default=str))
         return

@@ -8,17 +8,13 @@ import time
 import typer
 from rich.console import Console
 
+from memgraph_neo4j.cli.output import fail
 from memgraph_neo4j.server.launcher import LauncherError, LocalNeo4j, tail
 
 app = typer.Typer(help="Run a local Neo4j + GDS assembled from Maven Central (no Docker needed).",
                   no_args_is_help=True)
 err = Console(stderr=True)
 out = Console()
-
-
-def _fail(exc: Exception) -> None:
-    err.print(f"[red]error:[/red] {exc}", markup=True, highlight=False)
-    raise typer.Exit(1)
 
 
 def print_status(info: dict) -> None:
@@ -42,7 +38,7 @@ def start(timeout: float = typer.Option(None, help="Seconds to wait for GDS to a
     try:
         info = server.start(timeout=timeout, progress=lambda m: err.print(m, highlight=False))
     except LauncherError as exc:
-        _fail(exc)
+        fail(exc)
     if info.get("already_running"):
         out.print(f"already running (pid {info['pid']})")
     else:
@@ -56,7 +52,7 @@ def stop() -> None:
     try:
         stopped = LocalNeo4j().stop()
     except LauncherError as exc:
-        _fail(exc)
+        fail(exc)
     out.print("stopped" if stopped else "not running")
 
 
@@ -78,7 +74,7 @@ def env() -> None:
     try:
         typer.echo(LocalNeo4j().env_exports())
     except LauncherError as exc:
-        _fail(exc)
+        fail(exc)
 
 
 @app.command()

@@ -9,13 +9,13 @@ from typing import TYPE_CHECKING
 import typer
 from rich.console import Console
 
+from memgraph_neo4j.cli.output import error, fail
 from memgraph_neo4j.store import StoreError
 
 if TYPE_CHECKING:
     from memgraph_neo4j.api import MemoryGraph
 
 out = Console()
-err = Console(stderr=True)
 
 
 ENGINE_HELP = "gds | local | client (default MEMGRAPH_PPR_ENGINE, else gds)"
@@ -34,7 +34,7 @@ def _memory(space: str, ppr_engine: str | None, layer_search: str | None) -> Ite
         with MemoryGraph(space=space, extractor="offline", settings=settings, retrieval=config) as memory:
             yield memory
     except (StoreError, ValueError) as exc:
-        err.print(f"[red]error:[/red] {exc}", highlight=False)
+        error(exc)
         raise typer.Exit(1) from None
 
 
@@ -59,7 +59,7 @@ def query(text: str = typer.Argument(..., help="The question"),
     if result.entities:
         out.print("top entities: " + ", ".join(e.name or e.id for e in result.entities), highlight=False)
     out.print("timings (ms): " + ", ".join(f"{k} {v}" for k, v in result.timings_ms.items()) +
-              (" [dense fallback]" if result.fallback else ""))
+              (" [dense fallback]" if result.fallback else ""), markup=False)  # "[...]" is Rich markup
 
 
 def ask(text: str = typer.Argument(..., help="The question"),
@@ -83,9 +83,7 @@ def ask(text: str = typer.Argument(..., help="The question"),
             answer = memory.ask(text, chat=chat, method=method, top_k=top_k)
         except (openai.OpenAIError, TimeoutError) as exc:
             where = base_url or "OPENAI_BASE_URL / api.openai.com"
-            err.print(f"[red]error:[/red] chat model {chat_model!r} at {where}: {exc} "
-                      "(set --model/--base-url, or OPENAI_API_KEY)", highlight=False)
-            raise typer.Exit(1) from None
+            fail(f"chat model {chat_model!r} at {where}: {exc} (set --model/--base-url, or OPENAI_API_KEY)")
     if as_json:
         typer.echo(answer.model_dump_json(indent=2))
         return

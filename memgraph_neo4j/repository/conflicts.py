@@ -186,6 +186,13 @@ class ConflictRepository(Repository):
     def set_status(self, conflict_id: str, status: ConflictStatus) -> bool:
         return bool(self.store.write("adjudication/set_status", space=self.space, id=conflict_id, status=str(status)))
 
+    def delete_all(self) -> int:
+        """Revert every applied verdict, then delete all Conflict nodes of the space (benchmarks start over)."""
+        applied = [c.id for c in self.list(ConflictStatus.RESOLVED, limit=1_000_000)]
+        if applied:
+            self.revert(applied, ConflictStatus.DISMISSED)
+        return self.store.write("adjudication/delete_conflicts", space=self.space)[0]["deleted"]
+
     def counts(self) -> tuple[dict[tuple[str, str], int], dict[str, int]]:
         """Conflicts by (type, status), and applied verdicts by kind."""
         row = self.store.read("adjudication/conflict_counts", space=self.space)[0]

@@ -6,6 +6,7 @@ from collections.abc import Callable
 
 from pydantic import BaseModel, Field
 
+from memgraph_neo4j.contracts import Usage
 from memgraph_neo4j.llm.chat import ChatClient
 from memgraph_neo4j.prompts import answer as prompt
 from memgraph_neo4j.retrieval.base import RetrievalResult, Retriever
@@ -18,6 +19,7 @@ class Answer(BaseModel):
     evidence: RetrievalResult
     facts: list[str] = Field(default_factory=list)
     model: str | None = None
+    usage: Usage = Field(default_factory=Usage)
 
 
 def build_context(result: RetrievalResult, facts: list[str]) -> tuple[str, dict[str, str]]:
@@ -44,4 +46,4 @@ def ask(retriever: Retriever, chat: ChatClient, question: str, top_k: int = 5, f
     parsed = prompt.parse_answer(reply.text)
     cited = [labels[c] for c in parsed.citations if c in labels]
     return Answer(question=question, answer=parsed.answer, cited_passage_ids=cited, evidence=result,
-                  facts=facts, model=reply.model)
+                  facts=facts, model=reply.model, usage=reply.usage)

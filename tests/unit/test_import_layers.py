@@ -19,7 +19,8 @@ LAYERS = {
     "extractors": 6, "adjudication": 6,
     "retrieval": 7,
     "api": 8,
-    "cli": 9, "mcp": 9,
+    "evaluation": 9,
+    "cli": 10, "mcp": 10,
 }
 
 

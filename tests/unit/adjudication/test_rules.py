@@ -12,9 +12,10 @@ from memgraph_neo4j.repository.conflicts import Candidate, EvidencePassage, Fact
 RULES = load_ontology().consistency_rules()
 
 
-def fact(id_: str, head: str, relation: str, tail: str, time: str | None = None, passages: int = 1) -> FactEvidence:
+def fact(id_: str, head: str, relation: str, tail: str, time: str | None = None, passages: int = 1,
+         tail_type: str = "Place") -> FactEvidence:
     return FactEvidence(id_, f"{head} {relation} {tail}", relation, time, "active", f"h:{head}", head, f"t:{tail}",
-                        tail, "Person", "Place", None, None,
+                        tail, "Person", tail_type, None, None,
                         tuple(EvidencePassage(f"p{i}", None, "...") for i in range(passages)))
 
 
@@ -35,6 +36,11 @@ def test_classification_by_rule():
     assert judge(a, b, "functional", granularity=True, finer="a").type == ConflictType.GRANULARITY
     assert judge(a, b, "functional").type == ConflictType.MUTUAL_EXCLUSION
     assert judge(a, b, "similar").type == ConflictType.NONE
+    # open extraction files a birth year and a birthplace under one relation: two attributes, no clash
+    year = fact("y", "Yao", "born_in", "1980", tail_type="Date")
+    assert judge(year, b, "functional").type == ConflictType.NONE
+    assert judge(fact("t", "Yao", "born_in", "Somewhere", tail_type="Thing"), b, "functional").type == \
+        ConflictType.MUTUAL_EXCLUSION  # an untyped value may still clash
     dated = fact("c", "Biden", "president_of", "USA", "2021"), fact("d", "Trump", "president_of", "USA", "2017")
     assert judge(*dated, "inverse_functional").type == ConflictType.TEMPORAL
     undated = fact("e", "Biden", "president_of", "USA"), fact("f", "Trump", "president_of", "USA", "2017")

@@ -1,0 +1,85 @@
+"""`memgraph-neo4j eval` (retrieval, QA and graph health on a dataset) and `memgraph-neo4j health`."""
+
+from __future__ import annotations
+
+import dataclasses
+import json
+import re
+from pathlib import Path
+
+import typer
+from rich.console import Console
+
+from memgraph_neo4j.cli.output import fail
+from memgraph_neo4j.store import StoreError
+
+out = Console()
+
+
+def _names(text: str) -> list[str]:
+    return [name.strip() for name in text.split(",") if name.strip()]
+
+
+def eval_command(
+    dataset: Path = typer.Option(..., "--dataset", help="A dataset folder (HippoRAG layout, GraphRAG-Bench) or JSONL"),
+    space: str | None = typer.Option(None, help="Memory space (default: the dataset's folder name)"),
+    methods: str = typer.Option("dense,bm25,hipporag2,memgraphrag", help="Comma-separated methods"),
+    ablations: str = typer.Option("", help="Comma-separated memgraphrag ablations, e.g. paper,no-adjudication,fast"),
+    limit: int | None = typer.Option(None, min=1, help="Only the first N questions"),
+    out_dir: Path | None = typer.Option(None, "--out", help="Report folder (default: eval-<space>)"),
+    extractor: str = typer.Option("offline", help="Extractor for the build when the dataset has no OpenIE file"),
+    model: str | None = typer.Option(None, help="Chat model for QA metrics (answers and LLM judge)"),
+    base_url: str | None = typer.Option(None, help="OpenAI-compatible endpoint (Ollama, vLLM)"),
+    health: bool = typer.Option(True, "--health/--no-health", help="Graph-health metrics in the report"),
+    as_json: bool = typer.Option(False, "--json", help="Print the whole report as JSON on stdout"),
+) -> None:
+    """Build the space from the dataset if needed, evaluate every method and ablation on it in one run,
+    and write report.json, report.md and PNG plots."""
+    from memgraph_neo4j.api import MemoryGraph
+    from memgraph_neo4j.evaluation.datasets import DatasetError, load_dataset
+    from memgraph_neo4j.evaluation.report import markdown, write_report
+    from memgraph_neo4j.evaluation.runner import evaluate
+    from memgraph_neo4j.evaluation.variants import variants
+
+    try:
+        chosen = variants(_names(methods), _names(ablations))
+        if not chosen:
+            fail("--methods and --ablations name nothing to evaluate")
+        data = load_dataset(dataset, limit=limit)
+        space = space or re.sub(r"[^A-Za-z0-9_-]", "_", data.name)
+        chat = None
+        if model:
+            from memgraph_neo4j.llm import make_chat
+
+            chat = make_chat("openai", model=model, base_url=base_url)
+        with MemoryGraph(space=space, extractor=extractor) as memory:
+            report = evaluate(memory, data, chosen, chat=chat, health=health, progress=not as_json)
+    except (DatasetError, StoreError, ValueError) as exc:
+        fail(str(exc))
+    files = write_report(report, out_dir or Path(f"eval-{space}"))
+    if as_json:
+        typer.echo(report.model_dump_json(indent=2))
+        return
+    out.print(markdown(report), highlight=False, markup=False)
+    out.print("written: " + ", ".join(str(f) for f in files), highlight=False, markup=False)
+
+
+def health_command(space: str = typer.Option("default", help="Memory space"),
+                   as_json: bool = typer.Option(False, "--json", help="Machine-readable output")) -> None:
+    """Graph health of a space: degree, clustering, components, orphans, duplicates, schemas, conflicts."""
+    from memgraph_neo4j.evaluation.health import graph_health
+    from memgraph_neo4j.evaluation.report import health_lines
+    from memgraph_neo4j.server.connection import open_store
+
+    try:
+        with open_store() as store:
+            result = dataclasses.asdict(graph_health(store, space))
+    except StoreError as exc:
+        fail(str(exc))
+    if not result["nodes"]:
+        fail(f"memory space {space!r} is empty or does not exist: check --space")
+    if as_json:
+        typer.echo(json.dumps(result, indent=2, default=str))
+        return
+    out.print(f"graph health of space {space!r}", highlight=False)
+    out.print("\n".join(health_lines(result)), highlight=False, markup=False)

@@ -1,0 +1,1 @@
+"""Evaluation harness: dataset loaders, metrics, graph health and reports."""

@@ -1,0 +1,112 @@
+"""The evaluation report on disk: `report.json` (everything), `report.md` (the tables a person reads)
+and three PNG plots — Recall@k per method, the latency histogram, the entity degree distribution."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any
+
+from memgraph_neo4j.evaluation.metrics import KS
+from memgraph_neo4j.evaluation.runner import EvalReport
+
+
+def markdown(report: EvalReport) -> str:
+    gold = {"titles": "gold passages matched by title", "passages": "gold passages matched by text",
+            "evidence": "evidence sentences found in the retrieved passages"}[report.gold]
+    lines = [f"# {report.dataset}: {report.questions} questions, space `{report.space}`", "",
+             f"Recall@k: {gold}. Built with `{report.build.get('extractor')}` "
+             f"({report.build.get('passages')} passages, {report.build.get('passages_new')} new, "
+             f"{report.build.get('seconds')} s). Latency excludes answer generation.", "",
+             "| method | " + " | ".join(f"R@{k}" for k in KS) + " | p50 ms | p95 ms | first query ms | stages p50 (ms) |",
+             "|---|" + "---|" * (len(KS) + 4)]
+    for m in report.methods:
+        stages = ", ".join(f"{s} {v}" for s, v in m["stages_p50_ms"].items())
+        lines.append(f"| {m['label'].strip()} | " + " | ".join(f"{m[f'recall@{k}']:.3f}" for k in KS)
+                     + f" | {m['p50_ms']} | {m['p95_ms']} | {m['first_query_ms']} | {stages} |")
+    qa = [m for m in report.methods if m.get("qa")]
+    if qa:
+        lines += ["", "| method | exact match | F1 | containment | LLM judge |", "|---|---|---|---|---|"]
+        lines += [f"| {m['label'].strip()} | {m['qa']['exact_match']:.3f} | {m['qa']['f1']:.3f} | "
+                  f"{m['qa']['containment']:.3f} | {m['qa'].get('judge', float('nan')):.3f} |" for m in qa]
+    if report.health:
+        lines += ["", "## Graph health", "", *health_lines(report.health)]
+    lines += ["", f"Tokens: {report.usage.prompt_tokens} prompt + {report.usage.completion_tokens} completion. "
+                  f"Total {report.seconds} s."]
+    return "\n".join(lines) + "\n"
+
+
+def health_lines(health: dict[str, Any]) -> list[str]:
+    conflicts = ", ".join(f"{t} {s} {n}" for t, by in health.get("conflicts", {}).items() for s, n in by.items())
+    rows = [("entities / edges", f"{health['entities']} / {health['entity_edges']}"),
+            ("average degree", f"{health['average_degree']:.3f}"),
+            ("average clustering coefficient", f"{health['average_clustering']:.4f}"),
+            ("components (largest share)", f"{health['components']} ({health['largest_component_share']:.3f})"),
+            ("orphan entities", health["orphan_entities"]),
+            ("duplicate names / near-duplicates", f"{health['duplicate_name_rate']:.4f} / "
+                                                  f"{health['near_duplicate_rate']:.4f}"),
+            ("schemas by state", ", ".join(f"{k} {v}" for k, v in sorted(health["schemas_by_state"].items()))),
+            ("conflicts", conflicts or "none"),
+            ("facts without evidence (must be 0)", health["facts_without_evidence"])]
+    return ["| measure | value |", "|---|---|", *(f"| {k} | {v} |" for k, v in rows)]
+
+
+def plots(report: EvalReport, out: Path) -> list[Path]:
+    import matplotlib
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    written = []
+    labels = [m["label"].strip() for m in report.methods]
+    fig, ax = plt.subplots(figsize=(max(8, 1.2 * len(labels) + 3), 5))
+    width = 0.8 / len(KS)
+    for i, k in enumerate(KS):
+        ax.bar([x + (i - (len(KS) - 1) / 2) * width for x in range(len(labels))],
+               [m[f"recall@{k}"] for m in report.methods], width=width, label=f"Recall@{k}")
+    ax.set_xticks(range(len(labels)), labels, rotation=25, ha="right", fontsize=8)
+    ax.set_ylim(0, 1)
+    ax.set_ylabel("recall")
+    ax.set_title(f"Recall@k per method: {report.dataset}, {report.questions} questions")
+    ax.legend()
+    fig.tight_layout()
+    written.append(_save(fig, out / "recall.png"))
+
+    fig, ax = plt.subplots(figsize=(9, 5))
+    for m in report.methods:
+        ax.hist(m["latencies_ms"], bins=40, alpha=0.5, label=f"{m['label'].strip()} (p50 {m['p50_ms']} ms)")
+    ax.set_xlabel("latency per query (ms), answer generation excluded")
+    ax.set_ylabel("questions")
+    ax.set_title(f"Retrieval latency histogram: {report.dataset}")
+    ax.legend(fontsize=7)
+    fig.tight_layout()
+    written.append(_save(fig, out / "latency.png"))
+
+    if report.health and report.health.get("degree_distribution"):
+        degrees = sorted((int(d), n) for d, n in report.health["degree_distribution"].items())
+        fig, ax = plt.subplots(figsize=(8, 5))
+        ax.scatter([max(d, 0.5) for d, _ in degrees], [n for _, n in degrees], s=12)
+        ax.set_xscale("log")
+        ax.set_yscale("log")
+        ax.set_xlabel("entity degree (0 drawn at 0.5)")
+        ax.set_ylabel("entities")
+        ax.set_title(f"Entity degree distribution: space {report.space}")
+        fig.tight_layout()
+        written.append(_save(fig, out / "degree.png"))
+    return written
+
+
+def _save(fig, path: Path) -> Path:
+    import matplotlib.pyplot as plt
+
+    fig.savefig(path, dpi=110)
+    plt.close(fig)
+    return path
+
+
+def write_report(report: EvalReport, out: Path) -> list[Path]:
+    """report.json, report.md and the plots in `out` (created); returns the files written."""
+    out.mkdir(parents=True, exist_ok=True)
+    (out / "report.json").write_text(json.dumps(report.model_dump(), indent=2, default=str))
+    (out / "report.md").write_text(markdown(report))
+    return [out / "report.json", out / "report.md", *plots(report, out)]

@@ -1,0 +1,67 @@
+"""The retrieval methods and ablations the harness can evaluate, by name.
+
+A method is a `retrieval.METHODS` name with its default configuration; an ablation switches one
+part of memgraphrag off (or to the paper's form), so its effect is measured on the same memory in
+the same run. The paper ablations start from `SeedConfig.paper()` as the paper's own table does.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from dataclasses import dataclass, field
+
+from memgraph_neo4j.config import RetrievalConfig, SeedConfig
+
+PAPER = SeedConfig.paper()  # eq. 6 mean entity weights, schema filter (active facts, stable schemas)
+
+
+@dataclass(frozen=True)
+class Variant:
+    key: str
+    label: str
+    method: str
+    seeds: SeedConfig = field(default_factory=SeedConfig)
+    options: tuple[tuple[str, object], ...] = ()  # RetrievalConfig fields besides the seeds
+
+    def config(self, base: RetrievalConfig) -> RetrievalConfig:
+        return dataclasses.replace(base, seeds=self.seeds, **dict(self.options))
+
+
+METHOD_VARIANTS = {v.key: v for v in (
+    Variant("dense", "dense", "dense"),
+    Variant("bm25", "bm25", "bm25"),
+    # HippoRAG 2 has no type nodes: its graph is entities, passages and similarity edges
+    Variant("hipporag2", "hipporag2", "hipporag2", options=(("type_weight", 0.0),)),
+    Variant("memgraphrag", "memgraphrag default (HippoRAG-2 entity weights, no filter)", "memgraphrag"),
+)}
+
+ABLATION_VARIANTS = {v.key: v for v in (
+    Variant("paper", "memgraphrag paper (eq. 6-8 + schema filter)", "memgraphrag", PAPER),
+    Variant("paper-no-schema-filter", "  ablation: no schema filter", "memgraphrag",
+            dataclasses.replace(PAPER, schema_filter=False)),
+    Variant("paper-no-hub-suppression", "  ablation: no hub suppression", "memgraphrag",
+            dataclasses.replace(PAPER, hub_suppression=False)),
+    Variant("paper-no-density", "  ablation: no density term", "memgraphrag", dataclasses.replace(PAPER, density=False)),
+    Variant("paper-no-adjudication", "  ablation: no adjudication (facts with a verdict used)", "memgraphrag", PAPER,
+            (("adjudication", False),)),
+    Variant("no-adjudication", "  same, no adjudication (facts with a verdict used)", "memgraphrag",
+            options=(("adjudication", False),)),
+    Variant("no-type-edges", "  same, without entity-type edges", "memgraphrag", options=(("type_weight", 0.0),)),
+    Variant("fast", "  same, local layers + local PPR (fast setting)", "memgraphrag",
+            options=(("layer_search", "local"), ("ppr_engine", "local"))),
+    Variant("paper-fast", "memgraphrag paper, local layers + local PPR", "memgraphrag", PAPER,
+            (("layer_search", "local"), ("ppr_engine", "local"))),
+)}
+
+DEFAULT_METHODS = ("dense", "bm25", "hipporag2", "memgraphrag")
+
+
+def variants(methods: list[str], ablations: list[str]) -> list[Variant]:
+    """The variants named, methods first; ValueError naming an unknown one and the choices."""
+    chosen = []
+    for names, known, what in ((methods, METHOD_VARIANTS, "method"), (ablations, ABLATION_VARIANTS, "ablation")):
+        for name in names:
+            if name not in known:
+                raise ValueError(f"unknown {what} {name!r}: choose from {', '.join(known)}")
+            chosen.append(known[name])
+    return chosen
