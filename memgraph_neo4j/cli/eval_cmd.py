@@ -60,7 +60,7 @@ def eval_command(
     if as_json:
         typer.echo(report.model_dump_json(indent=2))
         return
-    out.print(markdown(report), highlight=False, markup=False)
+    typer.echo(markdown(report))
     out.print("written: " + ", ".join(str(f) for f in files), highlight=False, markup=False)
 
 

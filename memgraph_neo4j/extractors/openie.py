@@ -25,15 +25,8 @@ from typing import Any
 
 from pydantic import BaseModel, Field
 
-from memgraph_neo4j.contracts import (
-    ExtractedEntity,
-    ExtractedFact,
-    Extraction,
-    ExtractionInput,
-    ExtractionOutcome,
-    MemoryGuide,
-    Usage,
-)
+from memgraph_neo4j import contracts
+from memgraph_neo4j.contracts import ExtractedEntity, ExtractedFact, Extraction, ExtractionOutcome
 from memgraph_neo4j.extractors.typing import TypeAssigner
 from memgraph_neo4j.memory.normalize import content_hash, normalize_entity_name, relation_key
 
@@ -145,7 +138,8 @@ class OpenIEExtractor:
         self.type_assigner = type_assigner  # None: every entity is 'Thing'
         self.model_name = model_name
 
-    def extract(self, items: Sequence[ExtractionInput], guide: MemoryGuide | None = None) -> list[ExtractionOutcome]:
+    def extract(self, items: Sequence[contracts.ExtractionInput], guide: contracts.MemoryGuide | None = None
+                ) -> list[ExtractionOutcome]:
         docs = [self.openie_file.find(item.text, item.title) for item in items]
         # One batched typing call for the whole batch, keyed by normalised name.
         keys = list({k: None for d in docs if d is not None for k in self._names(d)})
@@ -153,7 +147,7 @@ class OpenIEExtractor:
         out: list[ExtractionOutcome] = []
         for item, doc in zip(items, docs, strict=True):
             common = {"passage_id": item.passage_id, "doc_id": item.doc_id, "extractor": self.name,
-                      "model": self.model_name, "usage": Usage()}
+                      "model": self.model_name, "usage": contracts.Usage()}
             if doc is None:
                 out.append(ExtractionOutcome(error=NO_MATCH_ERROR, **common))
                 continue
@@ -167,9 +161,10 @@ class OpenIEExtractor:
             out.append(ExtractionOutcome(extraction=Extraction(entities=entities, facts=facts), **common))
         return out
 
-    def estimate(self, items: Sequence[ExtractionInput], guide: MemoryGuide | None = None) -> Usage:
+    def estimate(self, items: Sequence[contracts.ExtractionInput], guide: contracts.MemoryGuide | None = None
+                 ) -> contracts.Usage:
         """Replaying triples calls no model."""
-        return Usage()
+        return contracts.Usage()
 
     @staticmethod
     def _names(doc: OpenIEDoc) -> dict[str, str]:

@@ -70,11 +70,13 @@ class ScriptedChat:
         facts = dict(re.findall(r"^(\w+): (.*?) \[relation", user, re.M))
         if schema.__name__ == "ClassificationReply":
             new = facts.pop("NEW")
-            reply = {"pairs": [dict(zip(("candidate", "type", "confidence", "reason"), (label, *self.classify(new, text)),
-                                        strict=True)) for label, text in facts.items()]}
+            fields = ("candidate", "type", "confidence", "reason")
+            reply = {"pairs": [dict(zip(fields, (label, *self.classify(new, text)), strict=True))
+                               for label, text in facts.items()]}
         else:
             reply = self.resolve(facts)
-        return ChatResult(text=json.dumps(reply), usage=Usage(prompt_tokens=100, completion_tokens=20), model=self.model)
+        usage = Usage(prompt_tokens=100, completion_tokens=20)
+        return ChatResult(text=json.dumps(reply), usage=usage, model=self.model)
 
 
 @pytest.fixture(scope="module")
@@ -86,6 +88,14 @@ def ontology():
 def memory_of(store, space, ontology, minilm, script, **options) -> MemoryGraph:
     return MemoryGraph(space=space, store=store, ontology=ontology, embedder=minilm, extractor=TimedScript(script),
                        **options)
+
+
+def only_conflict(store, space, ontology, minilm, script, **options):
+    """Ingest one document per script key; the memory and the one conflict that must come of it."""
+    memory = memory_of(store, space, ontology, minilm, script, **options)
+    memory.ingest(docs(*script), progress=False)
+    [conflict] = memory.conflicts.list()
+    return memory, conflict
 
 
 def docs(*keys: str) -> list[Document]:
@@ -174,9 +184,7 @@ def test_rules_leave_an_unsettled_clash_for_review(store, test_store, space, ont
 def test_temporal_conflict_keeps_both_with_their_times(store, test_store, space, ontology, minilm):
     script = {"BIDEN": [("Joe Biden", "president_of", "United States", "Person", "Place", "2021-2025")],
               "TRUMP": [("Donald Trump", "president_of", "United States", "Person", "Place", "2017-2021")]}
-    memory = memory_of(store, space, ontology, minilm, script)
-    memory.ingest(docs("BIDEN", "TRUMP"), progress=False)
-    [conflict] = memory.conflicts.list()
+    _, conflict = only_conflict(store, space, ontology, minilm, script)
     assert (conflict.type, conflict.status) == ("temporal", "resolved")
     stored = facts(test_store, space)
     biden, trump = stored["Joe Biden president of United States (2021-2025)"], \
@@ -189,9 +197,7 @@ def test_granularity_conflict_refines_and_keeps_both(store, test_store, space, o
     script = {"YAO_A": [("Yao Ming", "born_in", "Shanghai", "Person", "Place", None),
                         ("Shanghai", "located_in", "China", "Place", "Place", None)],
               "YAO_B": [("Yao Ming", "born_in", "China", "Person", "Place", None)]}
-    memory = memory_of(store, space, ontology, minilm, script)
-    memory.ingest(docs("YAO_A", "YAO_B"), progress=False)
-    [conflict] = memory.conflicts.list()
+    memory, conflict = only_conflict(store, space, ontology, minilm, script)
     assert (conflict.type, conflict.status) == ("granularity", "resolved")
     stored = facts(test_store, space)
     assert stored["Yao Ming born in Shanghai"]["state"] == FactState.ACTIVE
@@ -206,9 +212,7 @@ def test_granularity_conflict_refines_and_keeps_both(store, test_store, space, o
 def test_duplicates_merge_into_one_fact_with_both_passages(store, test_store, space, ontology, minilm):
     script = {"CURIE_A": [("Marie Curie", "born_in", "Warsaw", "Person", "Place", None)],
               "CURIE_B": [("Marie Curie", "born_in", "Warsaw", "Person", "Place", "1867")]}
-    memory = memory_of(store, space, ontology, minilm, script)
-    memory.ingest(docs("CURIE_A", "CURIE_B"), progress=False)
-    [conflict] = memory.conflicts.list()
+    memory, conflict = only_conflict(store, space, ontology, minilm, script)
     assert (conflict.type, conflict.status) == ("duplicate", "resolved")
     stored = facts(test_store, space)
     kept, merged = stored["Marie Curie born in Warsaw (1867)"], stored["Marie Curie born in Warsaw"]
@@ -227,10 +231,8 @@ def test_names_that_look_like_cypher_stay_data(store, test_store, space, ontolog
         return {"verdicts": [{"fact": label, "verdict": "refine" if "ham" in text else "keep",
                               "relation": "born_in `x` })-[:X]->("} for label, text in shown.items()],
                 "confidence": 0.99, "rationale": "'; MATCH (n) DETACH DELETE n //"}
-    memory = memory_of(store, space, ontology, minilm, script,
-                       adjudication_chat=ScriptedChat(lambda new, c: ("granularity", 0.99, "`})"), resolve))
-    memory.ingest(docs("ODD_A", "ODD_B"), progress=False)
-    [conflict] = memory.conflicts.list()
+    judge = ScriptedChat(lambda new, candidate: ("granularity", 0.99, "`})"), resolve)
+    memory, conflict = only_conflict(store, space, ontology, minilm, script, adjudication_chat=judge)
     assert conflict.status == "resolved"
     stored = facts(test_store, space)
     refined = next(row for text, row in stored.items() if odd in text)
