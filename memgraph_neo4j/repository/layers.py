@@ -98,18 +98,17 @@ class ExportRow:
 
 class LayerRepository(Repository):
     def state(self, graph_prefix: str) -> MemoryState:
-        row = self.store.read("retrieval/memory_state", space=self.space, prefix=graph_prefix)[0]
-        return MemoryState(row["version"], tuple(row["graphs"]))
+        """The memory's version and this space's projections (`graph_prefix`), without a search."""
+        return self.state_and_search(graph_prefix, None, [])[0]
 
-    def state_and_search(self, graph_prefix: str, vector: list[float],
+    def state_and_search(self, graph_prefix: str, vector: list[float] | None,
                          requests: Sequence[LayerRequest]) -> tuple[MemoryState, LayerHits]:
-        """The memory state and the layers' index hits, read in one transaction."""
+        """The memory state and the layers' index hits, in one round trip (cypher/retrieval/memory_layers)."""
         layers = [{"name": r.layer, "index": INDEXES[r.layer], "k": r.k, "fetch": r.fetch,
                    "states": list(r.states) if r.states is not None else None} for r in requests]
-        state, rows = self.store.read_many([
-            ("retrieval/memory_state", {"space": self.space, "prefix": graph_prefix}),
-            ("retrieval/layer_search", {"space": self.space, "vector": vector, "layers": layers})])
-        return MemoryState(state[0]["version"], tuple(state[0]["graphs"])), _hits(rows)
+        row = self.store.read("retrieval/memory_layers", space=self.space, prefix=graph_prefix, vector=vector,
+                              layers=layers)[0]
+        return MemoryState(row["version"], tuple(row["graphs"])), _hits(row["layers"])
 
     def export(self) -> Iterator[ExportRow]:
         for r in self.store.read("retrieval/export_layers", space=self.space):

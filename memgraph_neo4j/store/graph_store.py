@@ -89,21 +89,13 @@ class GraphStore:
     def write(self, name: str, /, **params: Any) -> list[dict[str, Any]]:
         return self._execute("write", name, params)
 
-    def read_many(self, statements: Sequence[tuple[str, Mapping[str, Any]]]) -> list[list[dict[str, Any]]]:
-        """Several statements in one read transaction: one consistent view, one session."""
-        return self._execute_many("read", statements)
-
     def write_many(self, statements: Sequence[tuple[str, Mapping[str, Any]]]) -> list[list[dict[str, Any]]]:
         """Several statements in one write transaction: all of them happen, or none."""
-        return self._execute_many("write", statements)
-
-    def _execute_many(self, mode: str, statements: Sequence[tuple[str, Mapping[str, Any]]]) -> list[list[dict[str, Any]]]:
         def run_all(tx: ManagedTransaction) -> list[list[dict[str, Any]]]:
             return [self._run(tx, name, params) for name, params in statements]
 
         with self.driver.session(database=self.database) as session:
-            run = session.execute_read if mode == "read" else session.execute_write
-            return run(run_all)
+            return session.execute_write(run_all)
 
     def _execute(self, mode: str, name: str, params: Mapping[str, Any]) -> list[dict[str, Any]]:
         with self.driver.session(database=self.database) as session:
