@@ -1,11 +1,12 @@
 """What every repository shares: one store, one space, and the one conversion of typed rows into
-the parameter maps `UNWIND $rows` statements take (enum states as their plain string values)."""
+the parameter maps `UNWIND $rows` statements take. States are StrEnums: the driver sends them as
+their plain strings, so they need no conversion."""
 
 from __future__ import annotations
 
 from collections.abc import Iterable
 from dataclasses import fields
-from enum import Enum
+from functools import cache
 from typing import Any
 
 from memgraph_neo4j.store import GraphStore
@@ -13,13 +14,15 @@ from memgraph_neo4j.store import GraphStore
 BATCH = 1000  # rows per transaction of an UNWIND statement
 
 
+@cache
+def _field_names(cls: type) -> tuple[str, ...]:
+    return tuple(f.name for f in fields(cls))
+
+
 def store_rows(rows: Iterable[Any]) -> list[dict[str, Any]]:
-    """Dataclass rows as parameter maps (shallow: embeddings are passed, not copied)."""
-    out = []
-    for row in rows:
-        values = {f.name: getattr(row, f.name) for f in fields(row)}
-        out.append({k: v.value if isinstance(v, Enum) else v for k, v in values.items()})
-    return out
+    """Dataclass rows as parameter maps (shallow: embeddings are passed, not copied). Field names are
+    looked up once per row class: `dataclasses.fields` per row cost 0.4 s of a 16 s MuSiQue write path."""
+    return [{name: getattr(row, name) for name in _field_names(type(row))} for row in rows]
 
 
 class Repository:
