@@ -37,10 +37,6 @@ class Group:
         types = {p.type for p in self.pairs}
         return next(t for t in TYPE_PRIORITY if t in types)
 
-    @property
-    def ids(self) -> list[str]:
-        return [f.id for f in self.facts]
-
     def candidate(self, a: str, b: str) -> Candidate | None:
         return self.candidates.get((a, b)) or self.candidates.get((b, a))
 
