@@ -61,6 +61,8 @@ class MemoryGraph:
 
             embedder = make_embedder(embedder)
         self.embedder = embedder
+        if extractor == "openai":
+            extractor_options.setdefault("model", self.settings.llm_model)  # MEMGRAPH_LLM_MODEL
         self.extractor = extractor if not isinstance(extractor, str) else \
             make_extractor(extractor, self.ontology, self.embedder, **extractor_options)
         self.writer = MemoryWriter(self.store, space, self.ontology, self.embedder, config)
@@ -119,6 +121,8 @@ class MemoryGraph:
 
     def search(self, question: str, method: str = "memgraphrag", top_k: int = 5, top_m: int = 10) -> RetrievalResult:
         """Top-k passages (and top-m entities, seeding facts and schemas) with per-stage timings."""
+        if top_k < 1 or top_m < 0:
+            raise ValueError(f"top_k must be >= 1 and top_m >= 0, not {top_k} and {top_m}")
         return self.retriever(method).search(question, top_k=top_k, top_m=top_m)
 
     def ask(self, question: str, chat: ChatClient | None = None, method: str = "memgraphrag",

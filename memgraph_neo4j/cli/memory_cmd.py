@@ -58,9 +58,14 @@ def ingest(
     options = {k: v for k, v in options.items() if v is not None}
     try:
         with MemoryGraph(space=space, ontology=ontology, extractor=extractor, **options) as memory:
+            if extractor == "openai" and not dry_run:
+                memory.extractor.chat.client  # no key and no local server: say so now, not once per chunk
             report = memory.ingest(paths, batch_size=batch_size, dry_run=dry_run)
     except (StoreError, ValueError, FileNotFoundError) as exc:
         fail(str(exc))
+    if report.passages == 0:
+        fail(f"no text in {', '.join(str(p) for p in paths)}: the files are empty or hold no records; "
+             "nothing was written")
     if as_json:
         typer.echo(report.model_dump_json(indent=2))
         return
@@ -87,6 +92,8 @@ def stats(space: str = typer.Option("default", help="Memory space"),
             data = StatsRepository(store, space).memory_stats().model_dump()
     except StoreError as exc:
         fail(str(exc))
+    if not data["nodes"]:
+        fail(f"memory space {space!r} is empty or does not exist: check --space")
     if as_json:
         typer.echo(json.dumps(data, indent=2, default=str))
         return

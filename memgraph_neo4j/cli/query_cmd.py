@@ -32,6 +32,8 @@ def _memory(space: str, ppr_engine: str | None, layer_search: str | None) -> Ite
         settings = Settings()
         config = settings.retrieval_config(ppr_engine=ppr_engine, layer_search=layer_search)
         with MemoryGraph(space=space, extractor="offline", settings=settings, retrieval=config) as memory:
+            if not memory.stats()["nodes"]:
+                raise ValueError(f"memory space {space!r} is empty or does not exist: check --space")
             yield memory
     except (StoreError, ValueError) as exc:
         error(exc)
@@ -41,7 +43,7 @@ def _memory(space: str, ppr_engine: str | None, layer_search: str | None) -> Ite
 def query(text: str = typer.Argument(..., help="The question"),
           space: str = typer.Option("default", help="Memory space"),
           method: str = typer.Option("memgraphrag", help="dense | bm25 | hipporag2 | memgraphrag"),
-          top_k: int = typer.Option(5, "--top-k", help="Passages to return"),
+          top_k: int = typer.Option(5, "--top-k", min=1, help="Passages to return"),
           ppr_engine: str | None = typer.Option(None, "--ppr-engine", help=ENGINE_HELP),
           layer_search: str | None = typer.Option(None, "--layer-search", help=LAYERS_HELP),
           as_json: bool = typer.Option(False, "--json", help="Machine-readable output")) -> None:
@@ -65,7 +67,7 @@ def query(text: str = typer.Argument(..., help="The question"),
 def ask(text: str = typer.Argument(..., help="The question"),
         space: str = typer.Option("default", help="Memory space"),
         method: str = typer.Option("memgraphrag", help="dense | bm25 | hipporag2 | memgraphrag"),
-        top_k: int = typer.Option(5, "--top-k", help="Passages in the context"),
+        top_k: int = typer.Option(5, "--top-k", min=1, help="Passages in the context"),
         ppr_engine: str | None = typer.Option(None, "--ppr-engine", help=ENGINE_HELP),
         layer_search: str | None = typer.Option(None, "--layer-search", help=LAYERS_HELP),
         model: str | None = typer.Option(None, help="Chat model (default MEMGRAPH_LLM_MODEL)"),

@@ -6,7 +6,8 @@ from typing import Any
 
 from memgraph_neo4j.llm.chat import ChatClient, ChatResult, LangChainChat, OpenAIChat, Price, approx_tokens
 
-__all__ = ["PROVIDERS", "ChatClient", "ChatResult", "LangChainChat", "OpenAIChat", "Price", "approx_tokens", "make_chat"]
+__all__ = ["PROVIDERS", "ChatClient", "ChatResult", "LangChainChat", "OpenAIChat", "Price", "approx_tokens",
+           "make_chat"]
 
 # OpenAI-compatible local servers: provider name -> default base_url.
 _LOCAL = {"ollama": "http://localhost:11434/v1", "vllm": "http://localhost:8000/v1"}

@@ -76,8 +76,6 @@ class OpenAIChat:
         structured: bool = False,
         temperature: float | None = 0.0,
     ) -> None:
-        import openai
-
         self.model = model
         self.price = price
         self.timeout = timeout
@@ -85,9 +83,22 @@ class OpenAIChat:
         self.structured = structured  # response_format=json_schema; not every server supports it
         self.temperature = temperature  # None for models that reject the parameter (reasoning models)
         # Local servers ignore the key but the SDK insists on one.
-        key = api_key or os.environ.get("OPENAI_API_KEY") or ("unused" if base_url else None)
-        # max_retries=0: the extraction agent retries with its own backoff and accounting.
-        self._client = openai.OpenAI(api_key=key, base_url=base_url, timeout=timeout, max_retries=0)
+        self._key = api_key or os.environ.get("OPENAI_API_KEY") or ("unused" if base_url else None)
+        self._base_url = base_url
+        self._client = None  # made on the first call: a dry run (estimates only) needs no key
+
+    @property
+    def client(self):
+        import openai
+
+        if self._client is None:
+            if self._key is None:
+                raise ValueError(f"chat model {self.model!r}: OPENAI_API_KEY is not set; export it, or give base_url "
+                                 "(--base-url) for a local OpenAI-compatible server such as Ollama or vLLM")
+            # max_retries=0: the extraction agent retries with its own backoff and accounting.
+            self._client = openai.OpenAI(api_key=self._key, base_url=self._base_url, timeout=self.timeout,
+                                         max_retries=0)
+        return self._client
 
     def complete_json(self, system: str, user: str, schema: type[BaseModel]) -> ChatResult:
         import openai
@@ -104,7 +115,7 @@ class OpenAIChat:
             kwargs["temperature"] = self.temperature
         messages = [{"role": "system", "content": system}, {"role": "user", "content": user}]
         try:
-            resp = self._client.chat.completions.create(model=self.model, messages=messages, **kwargs)
+            resp = self.client.chat.completions.create(model=self.model, messages=messages, **kwargs)
         except openai.APITimeoutError as exc:
             # One exception type for timeouts whatever the provider.
             raise TimeoutError(f"{self.model}: no answer within {self.timeout:g}s") from exc

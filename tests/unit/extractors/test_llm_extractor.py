@@ -377,7 +377,7 @@ def test_openai_timeout_surfaces_as_timeout_error(stub: _Stub) -> None:
 
 
 def test_make_chat() -> None:
-    assert make_chat("Ollama", model="llama3.1")._client.base_url.host == "localhost"
+    assert make_chat("Ollama", model="llama3.1").client.base_url.host == "localhost"
     with pytest.raises(ValueError, match="unknown LLM provider 'gemini'; expected one of: openai, ollama"):
         make_chat("gemini", model="x")
     with pytest.raises(TypeError, match="BaseChatModel"):
