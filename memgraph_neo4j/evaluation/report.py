@@ -18,7 +18,8 @@ def markdown(report: EvalReport) -> str:
              f"Recall@k: {gold}. Built with `{report.build.get('extractor')}` "
              f"({report.build.get('passages')} passages, {report.build.get('passages_new')} new, "
              f"{report.build.get('seconds')} s). Latency excludes answer generation.", "",
-             "| method | " + " | ".join(f"R@{k}" for k in KS) + " | p50 ms | p95 ms | first query ms | stages p50 (ms) |",
+             "| method | " + " | ".join(f"R@{k}" for k in KS)
+             + " | p50 ms | p95 ms | first query ms | stages p50 (ms) |",
              "|---|" + "---|" * (len(KS) + 4)]
     for m in report.methods:
         stages = ", ".join(f"{s} {v}" for s, v in m["stages_p50_ms"].items())

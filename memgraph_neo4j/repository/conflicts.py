@@ -164,8 +164,8 @@ class ConflictRepository(Repository):
         statements = [("adjudication/write_conflicts", {"space": self.space, "rows": store_rows(conflicts)}),
                       ("adjudication/propose_verdicts", {"space": self.space, "rows": store_rows(verdicts)})]
         if apply:
-            statements += [("adjudication/apply_conflicts", {"space": self.space, "ids": list(apply), **_VERDICT_PARAMS}),
-                           ("memory/bump_version", {"space": self.space})]
+            applied = {"space": self.space, "ids": list(apply), **_VERDICT_PARAMS}
+            statements += [("adjudication/apply_conflicts", applied), ("memory/bump_version", {"space": self.space})]
         self.store.write_many(statements)
 
     def propose_and_apply(self, verdicts: Sequence[VerdictRow], conflict_ids: Sequence[str]) -> int:
