@@ -113,8 +113,8 @@ class Adjudicator:
         return {i: list(by_id.values())[:limit] for i, by_id in found.items() if by_id}
 
     def _resolve(self, group: Group) -> Resolution:
-        if min(p.confidence for p in group.pairs) < self.config.min_confidence:
-            return Resolution([], 0.0, "classification unsure: review it")
+        if any(p.failed for p in group.pairs):
+            return Resolution([], 0.0, "the model's classification was unusable: review it")
         if len(group.facts) > self.config.max_group:  # one call must see the whole group's evidence
             return Resolution([], 0.0, f"{len(group.facts)} facts in one group, more than max_group "
                                        f"{self.config.max_group}: review it")
@@ -141,7 +141,9 @@ class Adjudicator:
             pairs = [(c, evidence[c.candidate]) for c in found if c.candidate in evidence]
             if fact_id in evidence and pairs:
                 judged += self.classifier.classify(evidence[fact_id], pairs)
-        confirmed = [p for p in _symmetric(judged) if p.type != ConflictType.NONE]
+        # a pair below the confidence threshold is ignored; one the model could not classify goes to review
+        confirmed = [p for p in _symmetric(judged) if p.type != ConflictType.NONE
+                     and (p.confidence >= self.config.min_confidence or p.failed)]
         report.dismissed += len(judged) - len(confirmed)
         by_pair = {(c.fact, c.candidate): c for c in flat}
         conflicts, verdicts, apply = [], [], []

@@ -66,7 +66,7 @@ class ChatClassifier(_Agent):
         try:
             return self._ask(prompt.CLASSIFY_SYSTEM, user, prompt.ClassificationReply, judgements)
         except ValueError as exc:  # recorded, not guessed: what the ontology flagged goes to review
-            return [PairJudgement(fact.id, other.id, ConflictType.MUTUAL_EXCLUSION, 0.0, str(exc), c.rule)
+            return [PairJudgement(fact.id, other.id, ConflictType.MUTUAL_EXCLUSION, 0.0, str(exc), c.rule, failed=True)
                     for c, other in candidates if c.rule != "similar"]
 
 

@@ -22,6 +22,7 @@ class PairJudgement:
     confidence: float
     reason: str
     rule: str
+    failed: bool = False  # no usable classification: recorded for review, not ignored as unsure
 
 
 @dataclass

@@ -153,6 +153,15 @@ def test_mutual_exclusion_resolved_by_the_agents_then_reverted(store, test_store
     assert facts(test_store, space)["Isaac Newton birth date 1645"]["state"] == FactState.DISCARDED
 
 
+def test_unsure_classifications_are_ignored(store, space, ontology, minilm):
+    unsure = ScriptedChat(lambda new, candidate: ("mutual_exclusion", 0.6, "maybe"), lambda shown: {})
+    memory = memory_of(store, space, ontology, minilm, NEWTON, adjudication_chat=unsure, adjudication=False)
+    memory.ingest(docs("NEWTON_A", "NEWTON_B"), progress=False)
+    report = memory.adjudicate()
+    assert (report.candidates, report.conflicts, report.dismissed) == (1, 0, 1)  # 0.6 < 0.85: no conflict
+    assert memory.conflicts.list() == [] and unsure.calls == ["ClassificationReply"]
+
+
 def test_only_newly_active_facts_are_scanned(store, test_store, space, ontology, minilm):
     memory = memory_of(store, space, ontology, minilm, NEWTON, adjudication_chat=newton_judge())
     memory.ingest(docs("NEWTON_A", "NEWTON_B"), progress=False)
