@@ -15,6 +15,7 @@ from memgraph_neo4j.ingest.readers import Document, read_path
 from memgraph_neo4j.llm.chat import ChatClient
 from memgraph_neo4j.memory.ontology import Ontology, load_ontology
 from memgraph_neo4j.memory.writer import MemoryWriter
+from memgraph_neo4j.repository.stats import StatsRepository
 from memgraph_neo4j.retrieval import RetrievalContext, RetrievalResult, Retriever, make_retriever
 from memgraph_neo4j.retrieval.answer import Answer, ask
 from memgraph_neo4j.server.connection import open_store
@@ -138,8 +139,10 @@ class MemoryGraph:
     def promote(self) -> tuple[int, int]:
         return self.writer.promote()
 
-    def stats(self) -> dict:
-        from memgraph_neo4j.repository.stats import StatsRepository
+    def exists(self) -> bool:
+        """Whether this space holds anything yet."""
+        return StatsRepository(self.store, self.space).exists()
 
+    def stats(self) -> dict:
         return StatsRepository(self.store, self.space).memory_stats().model_dump()
 

@@ -12,7 +12,7 @@ import typer
 from rich.console import Console
 from rich.table import Table
 
-from memgraph_neo4j.cli.output import error
+from memgraph_neo4j.cli.output import error, missing_space
 from memgraph_neo4j.store import StoreError
 
 if TYPE_CHECKING:
@@ -38,8 +38,8 @@ def _memory(space: str, model: str | None = None, base_url: str | None = None) -
 
             chat = make_chat("openai", model=model, base_url=base_url)
         with MemoryGraph(space=space, extractor="offline", adjudication_chat=chat) as memory:
-            if not memory.stats()["nodes"]:
-                raise ConflictError(f"memory space {space!r} is empty or does not exist: check --space")
+            if not memory.exists():
+                raise ConflictError(missing_space(space))
             yield memory
     except (StoreError, ConflictError, ValueError) as exc:
         error(exc)

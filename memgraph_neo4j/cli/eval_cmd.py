@@ -10,7 +10,7 @@ from pathlib import Path
 import typer
 from rich.console import Console
 
-from memgraph_neo4j.cli.output import fail
+from memgraph_neo4j.cli.output import fail, read_space
 from memgraph_neo4j.store import StoreError
 
 out = Console()
@@ -69,15 +69,8 @@ def health_command(space: str = typer.Option("default", help="Memory space"),
     """Graph health of a space: degree, clustering, components, orphans, duplicates, schemas, conflicts."""
     from memgraph_neo4j.evaluation.health import graph_health
     from memgraph_neo4j.evaluation.report import health_lines
-    from memgraph_neo4j.server.connection import open_store
 
-    try:
-        with open_store() as store:
-            result = dataclasses.asdict(graph_health(store, space))
-    except StoreError as exc:
-        fail(str(exc))
-    if not result["nodes"]:
-        fail(f"memory space {space!r} is empty or does not exist: check --space")
+    result = read_space(space, lambda store: dataclasses.asdict(graph_health(store, space)))
     if as_json:
         typer.echo(json.dumps(result, indent=2, default=str))
         return

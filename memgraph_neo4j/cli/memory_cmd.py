@@ -10,7 +10,7 @@ import typer
 from rich.console import Console
 from rich.table import Table
 
-from memgraph_neo4j.cli.output import fail
+from memgraph_neo4j.cli.output import fail, read_space
 from memgraph_neo4j.store import StoreError
 
 out = Console()
@@ -85,15 +85,8 @@ def stats(space: str = typer.Option("default", help="Memory space"),
           as_json: bool = typer.Option(False, "--json", help="Machine-readable output")) -> None:
     """Counts per label and state, failed chunks, token usage."""
     from memgraph_neo4j.repository.stats import StatsRepository
-    from memgraph_neo4j.server.connection import open_store
 
-    try:
-        with open_store() as store:
-            data = StatsRepository(store, space).memory_stats().model_dump()
-    except StoreError as exc:
-        fail(str(exc))
-    if not data["nodes"]:
-        fail(f"memory space {space!r} is empty or does not exist: check --space")
+    data = read_space(space, lambda store: StatsRepository(store, space).memory_stats().model_dump())
     if as_json:
         typer.echo(json.dumps(data, indent=2, default=str))
         return

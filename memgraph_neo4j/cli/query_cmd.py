@@ -9,7 +9,7 @@ from typing import TYPE_CHECKING
 import typer
 from rich.console import Console
 
-from memgraph_neo4j.cli.output import error, fail
+from memgraph_neo4j.cli.output import error, fail, missing_space
 from memgraph_neo4j.store import StoreError
 
 if TYPE_CHECKING:
@@ -32,8 +32,8 @@ def _memory(space: str, ppr_engine: str | None, layer_search: str | None) -> Ite
         settings = Settings()
         config = settings.retrieval_config(ppr_engine=ppr_engine, layer_search=layer_search)
         with MemoryGraph(space=space, extractor="offline", settings=settings, retrieval=config) as memory:
-            if not memory.stats()["nodes"]:
-                raise ValueError(f"memory space {space!r} is empty or does not exist: check --space")
+            if not memory.exists():
+                raise ValueError(missing_space(space))
             yield memory
     except (StoreError, ValueError) as exc:
         error(exc)

@@ -29,6 +29,10 @@ class MemoryStats(BaseModel):
 
 
 class StatsRepository(Repository):
+    def exists(self) -> bool:
+        """The space holds something (one index probe, not the counts)."""
+        return self.store.read("stats/space_exists", space=self.space)[0]["exists"]
+
     def memory_stats(self, failed_limit: int = 100) -> MemoryStats:
         labels: dict[str, LabelCount] = {}
         for row in self.store.read("stats/node_counts", space=self.space):

@@ -1,0 +1,2 @@
+// Whether a memory space holds anything: every ingest writes its Document nodes first.
+RETURN EXISTS { MATCH (:Document {space: $space}) } AS exists
