@@ -1,98 +1,151 @@
-"""Write-path throughput on MuSiQue-train: passages per second into Neo4j, embeddings excluded.
+"""Ingest throughput on MuSiQue-train, against a baseline measured in the same run.
 
-The extractor is scripted: the REAL gpt-3.5 OpenIE triples, typed once up front (not timed), are
-replayed per passage, so the timing is the memory write path alone (passages, entity resolution,
-facts, schemas, mentions, promotion after each batch). Baseline in the same run: the same
-pipeline with one chunk per batch (promotion and one transaction per statement for every chunk),
-on a subset, against ours on the same subset.
+Two measurements, each for this checkout and for a baseline git ref (default: the commit before the
+write-path work), run alternately so that both see the same machine load:
 
-    python benchmarks/bench_ingest.py [--runs 3] [--subset 300]
+- write path: the REAL gpt-3.5 OpenIE triples, typed once up front (not timed), replayed per passage,
+  no embedder: passages, entity resolution, facts, schemas, mentions, promotion and adjudication
+  after each batch. Passages/s of the whole corpus.
+- offline ingest (`--offline N`): the first N passages through `MemoryGraph.ingest` with the default
+  offline extractor and MiniLM: extraction, typing, embeddings of passages, entities, facts and
+  schemas, resolution, bridging, writes, promotion, adjudication.
+
+    python benchmarks/bench_ingest.py [--runs 3] [--baseline-ref cc655e1] [--offline 500]
+
+The baseline runs from a temporary `git worktree` of the ref, in a child process (its own code and
+Cypher files). Results: benchmarks/results/ingest.json.
 """
 
 from __future__ import annotations
 
 import argparse
 import json
+import pickle
 import statistics
+import subprocess
 import sys
+import tempfile
 import time
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
-sys.path.insert(0, str(ROOT))
-
-from memgraph_neo4j.api import MemoryGraph  # noqa: E402
-from memgraph_neo4j.contracts import ExtractionInput, ExtractionOutcome  # noqa: E402
-from memgraph_neo4j.embeddings import make_embedder  # noqa: E402
-from memgraph_neo4j.extractors.openie import OpenIEExtractor, load_openie  # noqa: E402
-from memgraph_neo4j.extractors.typing import TypeAssigner  # noqa: E402
-from memgraph_neo4j.ingest.pipeline import passage_rows  # noqa: E402
-from memgraph_neo4j.ingest.readers import read_musique_corpus  # noqa: E402
-from memgraph_neo4j.memory.ontology import load_ontology  # noqa: E402
-from memgraph_neo4j.server.connection import open_store  # noqa: E402
-
 DATA = ROOT.parent / "shared" / "data" / "musique_train"
+BASELINE_REF = "cc655e1"  # main before the write-path work of the ingest issue
 
 
 class Replay:
     """Scripted extractor: returns precomputed outcomes by passage id."""
 
     name = "openie"
+    uses_guide = False
 
-    def __init__(self, outcomes: dict[str, ExtractionOutcome]) -> None:
+    def __init__(self, outcomes) -> None:
         self.outcomes = outcomes
 
     def extract(self, items, guide):
         return [self.outcomes[i.passage_id] for i in items]
 
+    def estimate(self, items, guide):
+        from memgraph_neo4j.contracts import Usage
 
-def timed_ingest(store, ontology, docs, extractor, space: str, batch_size: int) -> float:
-    store.run_implicit("admin/delete_space", space=space)
-    memory = MemoryGraph(space=space, store=store, ontology=ontology, embedder=None, extractor=extractor)
-    began = time.perf_counter()
-    memory.ingest(docs, batch_size=batch_size, progress=False)
-    seconds = time.perf_counter() - began
-    store.run_implicit("admin/delete_space", space=space)
-    return seconds
+        return Usage()
 
 
-def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    parser.add_argument("--runs", type=int, default=3)
-    parser.add_argument("--subset", type=int, default=300, help="passages for the batched-vs-unbatched ratio")
-    parser.add_argument("--batch-size", type=int, default=256)
-    args = parser.parse_args()
+def child(root: str, mode: str, outcomes_file: str, space: str, batch_size: int, limit: int) -> None:
+    """Runs inside the code tree `root`: one timed ingest, prints {"seconds", "passages", ...}."""
+    sys.path.insert(0, root)
+    from memgraph_neo4j.api import MemoryGraph
+    from memgraph_neo4j.embeddings import make_embedder
+    from memgraph_neo4j.extractors.factory import make_extractor
+    from memgraph_neo4j.ingest.readers import read_musique_corpus
+    from memgraph_neo4j.memory.ontology import load_ontology
+    from memgraph_neo4j.server.connection import open_store
 
     ontology = load_ontology()
-    docs = read_musique_corpus(DATA / "corpus.json")
-    rows = passage_rows(docs, ontology.chunking.tokens, ontology.chunking.overlap)
+    docs = read_musique_corpus(DATA / "corpus.json")[: limit or None]
+    with open_store() as store:
+        store.init_schema(384)
+        store.run_implicit("admin/delete_space", space=space)
+        if mode == "write":
+            extractor, embedder = Replay(pickle.loads(Path(outcomes_file).read_bytes())), None
+        else:
+            embedder = make_embedder("minilm")
+            extractor = make_extractor("offline", ontology, embedder=embedder)
+        memory = MemoryGraph(space=space, store=store, ontology=ontology, embedder=embedder, extractor=extractor)
+        began = time.perf_counter()
+        report = memory.ingest(docs, batch_size=batch_size, progress=False)
+        seconds = time.perf_counter() - began
+        store.run_implicit("admin/delete_space", space=space)
+    print(json.dumps({"seconds": seconds, "passages": report.passages, "facts": report.facts,
+                      "promoted": report.promoted, "activated": report.activated}))
+
+
+def timed(root: Path, mode: str, outcomes: Path, space: str, batch_size: int, limit: int = 0) -> dict:
+    out = subprocess.run([sys.executable, __file__, "--child", str(root), mode, str(outcomes), space,
+                          str(batch_size), str(limit)], capture_output=True, text=True, check=True)
+    return json.loads(out.stdout.strip().splitlines()[-1])
+
+
+def prepare_outcomes(path: Path) -> float:
+    """The typed OpenIE outcomes of every passage, pickled for the children; returns the seconds spent."""
+    sys.path.insert(0, str(ROOT))
+    from memgraph_neo4j.contracts import ExtractionInput
+    from memgraph_neo4j.embeddings import make_embedder
+    from memgraph_neo4j.extractors.openie import OpenIEExtractor, load_openie
+    from memgraph_neo4j.extractors.typing import TypeAssigner
+    from memgraph_neo4j.ingest.pipeline import passage_rows
+    from memgraph_neo4j.ingest.readers import read_musique_corpus
+    from memgraph_neo4j.memory.ontology import load_ontology
+
     began = time.perf_counter()
+    ontology = load_ontology()
+    rows = passage_rows(read_musique_corpus(DATA / "corpus.json"), ontology.chunking.tokens, ontology.chunking.overlap)
     extractor = OpenIEExtractor(load_openie(DATA / "openie_gpt-3.5-turbo-1106.json"),
                                 TypeAssigner(ontology, make_embedder("minilm")))
     inputs = [ExtractionInput(passage_id=r.id, doc_id=r.doc_id, text=r.text, title=r.title) for r in rows]
-    outcomes = {o.passage_id: o for o in extractor.extract(inputs, None)}
-    prep = time.perf_counter() - began
-    replay = Replay(outcomes)
+    path.write_bytes(pickle.dumps({o.passage_id: o for o in extractor.extract(inputs, None)}))
+    return time.perf_counter() - began
 
-    with open_store() as store:
-        store.init_schema(384)
-        full = [timed_ingest(store, ontology, docs, replay, f"bench_write_{i}", args.batch_size)
-                for i in range(args.runs)]
-        subset = docs[: args.subset]
-        ours = [timed_ingest(store, ontology, subset, replay, f"bench_sub_{i}", args.batch_size)
-                for i in range(args.runs)]
-        naive = [timed_ingest(store, ontology, subset, replay, f"bench_naive_{i}", 1) for i in range(args.runs)]
 
-    result = {
-        "passages": len(docs),
-        "typing_and_replay_prep_s": round(prep, 1),
-        "write_path_runs_s": [round(s, 2) for s in full],
-        "write_path_median_passages_per_s": round(len(docs) / statistics.median(full), 1),
-        "subset": len(subset),
-        "subset_batched_median_s": round(statistics.median(ours), 2),
-        "subset_one_chunk_per_batch_median_s": round(statistics.median(naive), 2),
-        "speedup_vs_one_chunk_per_batch": round(statistics.median(naive) / statistics.median(ours), 2),
-    }
+def summary(runs: list[dict]) -> dict:
+    seconds = statistics.median(r["seconds"] for r in runs)
+    return {"runs_s": [round(r["seconds"], 2) for r in runs], "median_s": round(seconds, 2),
+            "passages_per_s": round(runs[0]["passages"] / seconds, 1), "passages": runs[0]["passages"],
+            "facts": runs[0]["facts"], "promoted": runs[0]["promoted"], "activated": runs[0]["activated"]}
+
+
+def main() -> None:
+    if len(sys.argv) > 1 and sys.argv[1] == "--child":
+        root, mode, outcomes, space, batch_size, limit = sys.argv[2:8]
+        child(root, mode, outcomes, space, int(batch_size), int(limit))
+        return
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--runs", type=int, default=3)
+    parser.add_argument("--batch-size", type=int, default=256)
+    parser.add_argument("--baseline-ref", default=BASELINE_REF)
+    parser.add_argument("--offline", type=int, default=0, help="also time the offline ingest of this many passages")
+    args = parser.parse_args()
+
+    with tempfile.TemporaryDirectory(prefix="bench_ingest_") as tmp:
+        base = Path(tmp) / "baseline"
+        subprocess.run(["git", "-C", str(ROOT), "worktree", "add", "--detach", "-q", str(base), args.baseline_ref],
+                       check=True)
+        try:
+            outcomes = Path(tmp) / "outcomes.pkl"
+            prep = prepare_outcomes(outcomes)
+            result = {"baseline_ref": args.baseline_ref, "batch_size": args.batch_size,
+                      "typing_and_replay_prep_s": round(prep, 1)}
+            for mode, limit in [("write", 0)] + ([("offline", args.offline)] if args.offline else []):
+                ours, theirs = [], []
+                for i in range(args.runs):  # alternate, so both see the same load
+                    theirs.append(timed(base, mode, outcomes, f"bench_base_{i}", args.batch_size, limit))
+                    ours.append(timed(ROOT, mode, outcomes, f"bench_ours_{i}", args.batch_size, limit))
+                    print(f"{mode} run {i}: baseline {theirs[-1]['seconds']:.1f} s, ours {ours[-1]['seconds']:.1f} s",
+                          flush=True)
+                result[mode] = {"ours": summary(ours), "baseline": summary(theirs),
+                                "speedup": round(summary(theirs)["median_s"] / summary(ours)["median_s"], 2)}
+        finally:
+            subprocess.run(["git", "-C", str(ROOT), "worktree", "remove", "--force", str(base)], check=False)
     out = ROOT / "benchmarks" / "results"
     out.mkdir(exist_ok=True)
     (out / "ingest.json").write_text(json.dumps(result, indent=2))

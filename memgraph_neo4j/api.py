@@ -13,11 +13,19 @@ from memgraph_neo4j.extractors.factory import make_extractor
 from memgraph_neo4j.ingest.pipeline import IngestReport, ingest_documents
 from memgraph_neo4j.ingest.readers import Document, read_path
 from memgraph_neo4j.llm.chat import ChatClient
+from memgraph_neo4j.memory.normalize import normalize_entity_name
 from memgraph_neo4j.memory.ontology import Ontology, load_ontology
+from memgraph_neo4j.memory.retract import RetractionReport, retract_documents
 from memgraph_neo4j.memory.writer import MemoryWriter
+from memgraph_neo4j.repository.analytics import AnalyticsRepository
+from memgraph_neo4j.repository.documents import DocumentRepository, DocumentSummary, SpaceSummary, list_spaces
+from memgraph_neo4j.repository.entities import EntityRepository
+from memgraph_neo4j.repository.export import ExportReport, ExportRepository, Format
+from memgraph_neo4j.repository.provenance import FactProvenance, PassageSource, ProvenanceRepository
 from memgraph_neo4j.repository.stats import StatsRepository
 from memgraph_neo4j.retrieval import RetrievalContext, RetrievalResult, Retriever, make_retriever
 from memgraph_neo4j.retrieval.answer import Answer, ask
+from memgraph_neo4j.retrieval.extractive import answer_extractive
 from memgraph_neo4j.server.connection import open_store
 from memgraph_neo4j.store import GraphStore
 
@@ -94,12 +102,13 @@ class MemoryGraph:
             self._schema_ready = True
 
     def ingest(self, sources, extractor: Extractor | None = None, batch_size: int = 64, guided: bool = True,
-               dry_run: bool = False, progress: bool = True) -> IngestReport:
-        """Files, folders, texts or Documents -> passages, facts, entities; promotion after every batch."""
+               dry_run: bool = False, progress: bool = True, on_batch=None) -> IngestReport:
+        """Files, folders, texts or Documents -> passages, facts, entities; promotion after every batch.
+        `on_batch(report, chunks_done)` is called after every batch."""
         self.init()
         return ingest_documents(self.writer, _documents(sources), extractor or self.extractor,
                                 batch_size=batch_size, guided=guided, dry_run=dry_run, progress=progress,
-                                checker=self.adjudicator if self._check_on_ingest else None)
+                                checker=self.adjudicator if self._check_on_ingest else None, on_batch=on_batch)
 
     def adjudicate(self, rescan_all: bool = False, progress: bool = False) -> AdjudicationReport:
         """Check the facts that became active since the last check (every active fact with `rescan_all`)
@@ -110,6 +119,7 @@ class MemoryGraph:
     def retrieval(self) -> RetrievalContext:
         """What the retrieval methods of this space share (caches, projection, PPR engine)."""
         if self._retrieval is None:
+            self.init()  # a database made by an older version gets the indexes retrieval searches
             config = self.retrieval_config or self.settings.retrieval_config()
             self._retrieval = RetrievalContext(self.store, self.space, self.embedder, config)
         return self._retrieval
@@ -129,15 +139,35 @@ class MemoryGraph:
     def ask(self, question: str, chat: ChatClient | None = None, method: str = "memgraphrag",
             top_k: int = 5) -> Answer:
         """Answer from the retrieved passages and the top entities' active facts, with citations.
-        `chat`: an llm.ChatClient (OpenAIChat, LangChainChat); default: OpenAIChat from the environment."""
+        `chat`: an llm.ChatClient (OpenAIChat, LangChainChat); default: OpenAIChat from the environment
+        (OPENAI_API_KEY or OPENAI_BASE_URL, model MEMGRAPH_LLM_MODEL). Without either, the answer is
+        extractive (`answer_extractive`: quoted sentences, `Answer.extractive` is True)."""
         if chat is None:
-            from memgraph_neo4j.llm.chat import OpenAIChat
+            from memgraph_neo4j.llm.chat import chat_from_environment
 
-            chat = OpenAIChat(model=self.settings.llm_model)
+            chat = chat_from_environment(self.settings.llm_model)
+            if chat is None:
+                return self.answer_extractive(question, method=method, top_k=top_k)
         return ask(self.retriever(method), chat, question, top_k=top_k, facts_of=self.retrieval.search.facts_of)
 
+    def answer_extractive(self, question: str, method: str = "memgraphrag", top_k: int = 5,
+                          max_sentences: int = 3) -> Answer:
+        """Answer without a chat model: the sentences of the retrieved passages that best support the
+        question (MiniLM similarity, shared words, top entities), each citing its passage."""
+        return answer_extractive(self.retriever(method), self.embedder, question, top_k=top_k,
+                                 facts_of=self.retrieval.search.facts_of, max_sentences=max_sentences)
+
     def promote(self) -> tuple[int, int]:
-        return self.writer.promote()
+        """Recount every schema's support, promote, activate: (schemas promoted, facts activated)."""
+        return self.writer.promote(full=True)
+
+    def entity_ids(self, names: Iterable[str]) -> dict[str, str | None]:
+        """The entity each name resolved to (by its normalised form, as ingest resolves it), None if unknown:
+        two names with one id were merged by entity resolution."""
+        keys = {name: normalize_entity_name(name) for name in names}
+        found = {hit.key: hit.entity_id for hit in EntityRepository(self.store, self.space).lookup_aliases(
+            sorted(set(keys.values())))}
+        return {name: found.get(key) for name, key in keys.items()}
 
     def exists(self) -> bool:
         """Whether this space holds anything yet."""
@@ -146,3 +176,52 @@ class MemoryGraph:
     def stats(self) -> dict:
         return StatsRepository(self.store, self.space).memory_stats().model_dump()
 
+    def provenance(self, fact_id: str, passages: int = 20) -> FactProvenance:
+        """Where a fact comes from: its evidence passages (text, title, document), the schema it instantiates,
+        its state, lineage and conflicts. At most `passages` evidence passages; `evidence_count` has them all."""
+        found = self.provenances([fact_id], passages).get(fact_id)
+        if found is None:
+            raise ValueError(f"no fact {fact_id!r} in space {self.space!r}: search results list the fact ids")
+        return found
+
+    def provenances(self, fact_ids: Iterable[str], passages: int = 3, chars: int = 2000) -> dict[str, FactProvenance]:
+        """`provenance` of several facts at once, by id (ids not in the space are left out)."""
+        return ProvenanceRepository(self.store, self.space).facts(list(fact_ids), passages, chars)
+
+    def passage_sources(self, passage_ids: Iterable[str]) -> dict[str, PassageSource]:
+        """The document of each passage, by passage id."""
+        return ProvenanceRepository(self.store, self.space).passages(list(passage_ids))
+
+    # ----- documents, spaces, export ---------------------------------------------------------
+    def documents(self, limit: int | None = None, skip: int = 0) -> list[DocumentSummary]:
+        """The space's documents in ingest order: id, title, source, passages, facts, when ingested."""
+        return DocumentRepository(self.store, self.space).list(limit, skip)[1]
+
+    def retract(self, doc_ids: str | Iterable[str]) -> RetractionReport:
+        """Forget documents: their passages go, facts left without evidence become `retracted` (kept),
+        schemas that fell below the promotion bar go back to candidate, conflicts of retracted facts
+        become obsolete and the facts they judged are checked again (when adjudication is on), entities
+        nothing grounds any more go (memory/retract.py). Ingesting the documents again restores them.
+        Unknown ids raise a ValueError before anything changes; a retraction that died half-way is
+        finished by running it again."""
+        ids = [doc_ids] if isinstance(doc_ids, str) else list(doc_ids)
+        report = retract_documents(DocumentRepository(self.store, self.space), self.writer.facts,
+                                   self.ontology, ids)
+        if self._check_on_ingest:
+            report.adjudication = self.adjudicate()
+        return report
+
+    def spaces(self) -> list[SpaceSummary]:
+        """Every memory space of the database (not only this one), with its counts."""
+        return list_spaces(self.store)
+
+    def export(self, path: str | Path, format: Format = "jsonl", with_embeddings: bool = False) -> ExportReport:
+        """Write the space's nodes and relationships to `path` as JSON lines or GraphML, streamed
+        (repository/export.py); embedding vectors only with `with_embeddings`."""
+        return ExportRepository(self.store, self.space).export(path, format, with_embeddings)
+
+    def analytics(self, name: str, limit: int = 50) -> list[dict]:
+        """One query of the Cypher analytics pack (cypher/analytics/; `repository.analytics.QUERIES` names
+        them): schema_frequency, promotion_history, entity_degree, entity_pagerank, facts_per_passage,
+        conflict_statistics, facts_without_evidence. Rows as dicts, at most `limit` where it applies."""
+        return AnalyticsRepository(self.store, self.space).run(name, limit)

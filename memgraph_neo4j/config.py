@@ -31,6 +31,10 @@ class Settings(BaseSettings):
     heap: str = "1g"
     pagecache: str = "512m"
     start_timeout: float = 180.0
+    # Maven assembles the server: "auto" = `mvn` on PATH, else Apache Maven fetched from the repository
+    # below into home/dist; "fetch" = always the fetched one
+    maven: Literal["auto", "fetch"] = "auto"
+    maven_repository: str = "https://repo1.maven.org/maven2"  # Maven Central or a mirror of it
     # Connection (NEO4J_* environment variables take precedence, see connection())
     database: str = "neo4j"
     # Embeddings
@@ -144,6 +148,9 @@ class RetrievalConfig:
     # edge weight of pending facts in the projection; None: 0 with the schema filter, else 1
     pending_weight: float | None = None
     type_weight: float = 1.0  # entity-type edges
+    # edge weight of a `co_occurs_with` fact (two names in one sentence, no relation found): the offline
+    # extractor's fallback edge must not count as much as a stated relation
+    co_occurrence_weight: float = 0.5
     # False: the "no adjudication" ablation, facts with a verdict (discarded, superseded, ...) are used
     adjudication: bool = True
     seeds: SeedConfig = field(default_factory=SeedConfig)
@@ -155,6 +162,8 @@ class RetrievalConfig:
             raise ValueError(f"layer_search must be one of {', '.join(LAYER_SEARCHES)}, not {self.layer_search!r}")
         if not 0 < self.damping < 1:
             raise ValueError(f"damping must be in (0, 1), not {self.damping}")
+        if not 0 <= self.co_occurrence_weight <= 1:
+            raise ValueError(f"co_occurrence_weight must be in [0, 1], not {self.co_occurrence_weight}")
         for name in ("ppr_candidates", "over_fetch", "min_fetch", "iterations"):
             if getattr(self, name) < 1:
                 raise ValueError(f"{name} must be >= 1, not {getattr(self, name)}")

@@ -34,6 +34,9 @@ class FactState(StrEnum):
     DISCARDED = "discarded"
     SUPERSEDED = "superseded"
     CONTRADICTED = "contradicted"
+    # every passage that evidenced it was retracted (memory/retract.py): kept, out of retrieval and
+    # adjudication, back to pending when an ingest evidences it again (cypher/memory/write_facts)
+    RETRACTED = "retracted"
 
 
 FACT_VERDICTS = (FactState.DISCARDED, FactState.SUPERSEDED, FactState.CONTRADICTED)
@@ -62,6 +65,7 @@ class ConflictStatus(StrEnum):
     RESOLVED = "resolved"  # verdicts applied
     DISMISSED = "dismissed"  # no conflict after all (a person rejected it, or its verdicts were reverted)
     NEEDS_REVIEW = "needs_review"  # no rule or model was sure enough: a person decides
+    OBSOLETE = "obsolete"  # a fact it involved was retracted: its verdicts were undone (memory/retract.py)
 
 
 class Verdict(StrEnum):

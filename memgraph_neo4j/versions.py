@@ -9,3 +9,5 @@ NEO4J_VERSION = "2026.01.4"
 GDS_VERSION = "2.26.0"
 BROWSER_VERSION = "5.24.0"
 MIN_JAVA = 21
+# Apache Maven the launcher fetches from Maven Central when `mvn` is not on PATH
+MAVEN_VERSION = "3.9.16"

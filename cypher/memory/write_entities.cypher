@@ -1,4 +1,5 @@
-// Entities with their aliases and type; Alias nodes make name lookups an index seek.
+// Entities with their aliases and type (the Type written by write_types first); Alias nodes make
+// name lookups an index seek.
 UNWIND $rows AS row
 MERGE (e:Entity {space: $space, id: row.id})
 ON CREATE SET e.name = row.name, e.type = row.type, e.aliases = [], e.created_at = datetime(),
@@ -6,8 +7,8 @@ ON CREATE SET e.name = row.name, e.type = row.type, e.aliases = [], e.created_at
 WITH e, row, [a IN row.aliases WHERE NOT a IN e.aliases] AS fresh
 SET e.aliases = e.aliases + fresh,
     e.aliases_text = reduce(s = '', a IN e.aliases + fresh | s + ' | ' + a)
-MERGE (t:Type {space: $space, id: e.type})
-ON CREATE SET t.name = e.type
+WITH e, row
+MATCH (t:Type {space: $space, id: e.type})  // written by write_types first
 MERGE (e)-[:HAS_TYPE]->(t)
 WITH e, row
 UNWIND row.keys AS key

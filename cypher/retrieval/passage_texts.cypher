@@ -1,3 +1,4 @@
+// Passages by id: text and provenance (page range and heading path; null when the document had none).
 UNWIND $ids AS id
 MATCH (p:Passage {space: $space, id: id})
-RETURN p.id AS id, p.title AS title, p.text AS text
+RETURN p.id AS id, p.title AS title, p.text AS text, p.page AS page, p.page_end AS page_end, p.heading AS heading

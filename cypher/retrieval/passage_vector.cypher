@@ -1,8 +1,11 @@
-// Dense passage retrieval in one memory space: cosine top-k from the vector index.
-// The index is shared by all spaces, so over-fetch ($fetch >= $k) and filter by space.
+// Dense passage retrieval in one memory space: cosine top-k from the vector index, filtered by space
+// inside the search (the index is shared by all spaces). $fetch >= $k hits are asked for because the
+// HNSW search is approximate and searches wider for a larger limit; ties go to the lower id.
 // Neo4j scores cosine as (1 + cos) / 2; we return cos.
-CALL db.index.vector.queryNodes('passage_embedding', $fetch, $vector) YIELD node, score
-WHERE node.space = $space
-RETURN node.id AS id, node.title AS title, node.text AS text, 2 * score - 1 AS score
-ORDER BY score DESC
+CYPHER 25
+MATCH (node:Passage)
+  SEARCH node IN (VECTOR INDEX passage_embedding_by_space FOR $vector WHERE node.space = $space LIMIT $fetch)
+  SCORE AS similarity
+RETURN node.id AS id, node.title AS title, node.text AS text, 2 * similarity - 1 AS score
+ORDER BY score DESC, id
 LIMIT $k

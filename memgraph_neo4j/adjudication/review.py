@@ -34,6 +34,8 @@ class ConflictReview:
         """Apply the conflict's proposed verdicts, or, with `keep` (a fact id or a unique prefix of one),
         keep that fact and discard the others."""
         detail = self.show(conflict_id)
+        if detail.status == ConflictStatus.OBSOLETE:  # memory/retract.py undid it: nothing left to judge
+            raise ConflictError(f"conflict {conflict_id} is obsolete: a fact it involved was retracted")
         if detail.status == ConflictStatus.RESOLVED and keep is None:
             return detail
         if any(f["applied"] for f in detail.facts):

@@ -25,7 +25,8 @@ def _load_object(spec: str):
 
 
 def ingest(
-    paths: list[Path] = typer.Argument(..., help="Files or folders (.txt .md .json .jsonl; MuSiQue/HotpotQA corpora)"),
+    paths: list[Path] = typer.Argument(..., help="Files or folders (.txt .md .json .jsonl .pdf .docx .html "
+                                                 ".htm .mhtml; MuSiQue/HotpotQA corpora)"),
     space: str = typer.Option("default", help="Memory space"),
     extractor: str = typer.Option("offline", help="offline | openai | langchain | openie"),
     openie: Path | None = typer.Option(None, help="HippoRAG OpenIE JSON with pre-extracted triples"),

@@ -22,8 +22,38 @@ def fail(message: object) -> None:
     raise typer.Exit(1)
 
 
-def missing_space(space: str) -> str:
-    return f"memory space {space!r} is empty or does not exist: check --space"
+SPACES_SHOWN = 20  # names a missing-space error lists before "and N more"
+
+
+def space_names(store: Any = None) -> list[str] | None:
+    """The memory spaces of the database (None when they cannot be read: the error is about a space,
+    not about this listing)."""
+    from memgraph_neo4j.repository.documents import list_spaces
+    from memgraph_neo4j.server.connection import open_store
+    from memgraph_neo4j.store import StoreError
+
+    try:
+        if store is not None:
+            return [s.name for s in list_spaces(store)]
+        with open_store() as opened:
+            return [s.name for s in list_spaces(opened)]
+    except (StoreError, OSError):
+        return None
+
+
+def missing_space(space: str, spaces: list[str] | None = None) -> str:
+    """A space that holds nothing (no documents), naming the spaces that exist; `spaces` read from the
+    configured server when not given."""
+    spaces = space_names() if spaces is None else spaces
+    if spaces is None:
+        return f"memory space {space!r} is empty or does not exist: check --space"
+    if space in spaces:
+        return (f"memory space {space!r} is empty: it holds no documents (all retracted?); "
+                "ingest into it or check --space")
+    shown = ", ".join(spaces[:SPACES_SHOWN]) or "none yet"
+    if len(spaces) > SPACES_SHOWN:
+        shown += f" and {len(spaces) - SPACES_SHOWN} more (memgraph-neo4j spaces list)"
+    return f"memory space {space!r} is empty or does not exist; spaces: {shown}"
 
 
 def read_space(space: str, read: Callable[[Any], dict]) -> dict:
@@ -31,11 +61,14 @@ def read_space(space: str, read: Callable[[Any], dict]) -> dict:
     from memgraph_neo4j.server.connection import open_store
     from memgraph_neo4j.store import StoreError
 
+    names = None
     try:
         with open_store() as store:
             data = read(store)
+            if not data["nodes"]:
+                names = space_names(store)
     except StoreError as exc:
         fail(exc)
     if not data["nodes"]:
-        fail(missing_space(space))
+        fail(missing_space(space, names))
     return data

@@ -8,6 +8,7 @@ from typing import TYPE_CHECKING
 
 import typer
 from rich.console import Console
+from rich.markup import escape
 
 from memgraph_neo4j.cli.output import error, fail, missing_space
 from memgraph_neo4j.store import StoreError
@@ -54,7 +55,8 @@ def query(text: str = typer.Argument(..., help="The question"),
         typer.echo(result.model_dump_json(indent=2))
         return
     for i, hit in enumerate(result.passages, 1):
-        out.print(f"[bold]{i}. {hit.name or hit.id}[/bold]  score {hit.score:.4f}  ({hit.id})", highlight=False)
+        label = escape(hit.label() or hit.id)
+        out.print(f"[bold]{i}. {label}[/bold]  score {hit.score:.4f}  ({hit.id})", highlight=False)
         out.print((hit.text or "")[:300], highlight=False)
     if result.facts:
         out.print("seed facts: " + "; ".join(f"{f.text} ({f.score:.2f})" for f in result.facts), highlight=False)
@@ -92,4 +94,4 @@ def ask(text: str = typer.Argument(..., help="The question"),
     out.print(answer.answer, highlight=False)
     for pid in answer.cited_passage_ids:
         hit = next(h for h in answer.evidence.passages if h.id == pid)
-        out.print(f"  [{hit.name or pid}] {(hit.text or '')[:160]}", highlight=False)
+        out.print(f"  [{hit.label() or pid}] {(hit.text or '')[:160]}", highlight=False, markup=False)

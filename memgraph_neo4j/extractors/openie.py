@@ -131,6 +131,7 @@ class OpenIEExtractor:
     """``Extractor`` that replays pre-extracted triples; no LLM call, zero usage."""
 
     name = "openie"
+    uses_guide = False  # the output depends on the text only: ingest may extract the next batch early
 
     def __init__(self, openie_file: OpenIEFile, type_assigner: TypeAssigner | None,
                  model_name: str = "gpt-3.5-turbo-1106") -> None:

@@ -1,8 +1,10 @@
-"""Document readers: plain files, JSON/JSONL records, directories and benchmark corpora.
+"""Document readers: plain text, Markdown, JSON/JSONL records, PDF, HTML and saved web pages, DOCX,
+directories and benchmark corpora.
 
 Benchmark corpora (MuSiQue / HotpotQA as distributed by HippoRAG) are already split into
 passages, so their documents carry ``metadata['single_passage'] = True``: the ingest pipeline
-must turn each into exactly one Passage instead of re-chunking it.
+must turn each into exactly one Passage instead of re-chunking it. Readers of paged or structured
+formats fill ``Document.sections`` (page, heading path) for the passages' provenance.
 """
 
 from __future__ import annotations
@@ -13,50 +15,31 @@ from collections.abc import Iterable, Sequence
 from pathlib import Path
 from typing import Any
 
-from pydantic import BaseModel, Field, model_validator
-
-from memgraph_neo4j.memory.normalize import content_hash
+from memgraph_neo4j.ingest.document import Document, ReaderError, Section
+from memgraph_neo4j.ingest.formats.markdown import markdown_sections
 
 __all__ = [
     "DEFAULT_TEXT_FIELDS",
     "SUPPORTED_EXTENSIONS",
     "Document",
     "ReaderError",
+    "Section",
     "read_hotpotqa_corpus",
     "read_musique_corpus",
     "read_path",
 ]
 
 DEFAULT_TEXT_FIELDS: tuple[str, ...] = ("text", "content", "passage")
-SUPPORTED_EXTENSIONS = frozenset({".txt", ".md", ".markdown", ".json", ".jsonl"})
+_HTML_EXTENSIONS = frozenset({".html", ".htm", ".xhtml", ".mht", ".mhtml"})
+SUPPORTED_EXTENSIONS = frozenset({".txt", ".md", ".markdown", ".json", ".jsonl", ".pdf", ".docx", *_HTML_EXTENSIONS})
 _PASSAGE_KEYS = frozenset({"title", "text", "idx", "id"})  # HippoRAG corpus.json record keys
 _MD_HEADING = re.compile(r"^\s{0,3}#{1,6}\s+(.+?)\s*#*\s*$", re.MULTILINE)
 
 TextFields = str | Sequence[str] | None
 
 
-class ReaderError(ValueError):
-    """A file could not be read as documents (unsupported, malformed, missing text)."""
-
-
-class Document(BaseModel):
-    """A source document; ``id`` defaults to the content hash of ``text`` (dedup key)."""
-
-    id: str = ""
-    title: str = ""
-    text: str
-    source: str = ""
-    metadata: dict[str, Any] = Field(default_factory=dict)
-
-    @model_validator(mode="after")
-    def _default_id(self) -> Document:
-        if not self.id:
-            self.id = content_hash(self.text)
-        return self
-
-
 def read_path(path: str | Path, text_field: TextFields = None) -> list[Document]:
-    """Read a file (.txt, .md, .json, .jsonl) or recurse into a directory.
+    """Read a file (see SUPPORTED_EXTENSIONS) or recurse into a directory.
 
     ``text_field``: the JSON field holding the text (default: first of text/content/passage).
     JSON files in the MuSiQue or HotpotQA corpus layout are detected automatically.
@@ -70,16 +53,19 @@ def read_path(path: str | Path, text_field: TextFields = None) -> list[Document]
             rel = child.relative_to(path).parts
             if child.is_file() and child.suffix.lower() in SUPPORTED_EXTENSIONS and not any(
                 p.startswith(".") for p in rel
-            ):
+            ) and not _saved_page_asset(child, path):
                 docs += read_path(child, text_field)
         return docs
     suffix = path.suffix.lower()
     if suffix in (".txt", ".md", ".markdown"):
         text = _read_text(path)
         title = path.stem
-        if suffix != ".txt" and (m := _MD_HEADING.search(text)):
-            title = m.group(1)
-        return [Document(title=title, text=text, source=str(path))] if text.strip() else []
+        sections: list[Section] = []
+        if suffix != ".txt":
+            if m := _MD_HEADING.search(text):
+                title = m.group(1)
+            sections = markdown_sections(text)
+        return [Document(title=title, text=text, source=str(path), sections=sections)] if text.strip() else []
     if suffix == ".json":
         data = _load_json(path)
         if _is_passage_list(data):
@@ -94,6 +80,18 @@ def read_path(path: str | Path, text_field: TextFields = None) -> list[Document]
             if doc := _record_doc(path, record, i, text_field, line_no):
                 docs.append(doc)
         return docs
+    if suffix == ".pdf":
+        from memgraph_neo4j.ingest.formats.pdf import read_pdf
+
+        return [read_pdf(path)]
+    if suffix == ".docx":
+        from memgraph_neo4j.ingest.formats.docx import read_docx
+
+        return [doc] if (doc := read_docx(path)) else []
+    if suffix in _HTML_EXTENSIONS:
+        from memgraph_neo4j.ingest.formats.html import read_html
+
+        return [doc] if (doc := read_html(path)) else []
     raise ReaderError(f"unsupported file type {path.suffix or '(none)'!r} for {path}; "
                       f"supported: {', '.join(sorted(SUPPORTED_EXTENSIONS))}")
 
@@ -117,6 +115,16 @@ def read_hotpotqa_corpus(path: str | Path) -> list[Document]:
 
 
 # -- helpers -------------------------------------------------------------------------------
+
+
+def _saved_page_asset(path: Path, root: Path) -> bool:
+    """A file in the ``<name>_files`` folder a browser saves next to ``<name>.html`` (frames, ads)."""
+    for folder in path.relative_to(root).parents:
+        if folder.name.endswith("_files") and any(
+            (root / folder).with_name(folder.name[:-6] + ext).is_file() for ext in (".html", ".htm", ".xhtml")
+        ):
+            return True
+    return False
 
 
 def _read_text(path: Path) -> str:
@@ -203,7 +211,8 @@ def _record_doc(path: Path, record: Any, index: int, text_field: TextFields, lin
     where = f"{path}: record {index}" + (f" (line {line_no})" if line_no is not None else "")
     if not isinstance(record, dict):
         raise ReaderError(f"{where} is a JSON {type(record).__name__}, expected an object with a text field")
-    fields = DEFAULT_TEXT_FIELDS if text_field is None else (text_field,) if isinstance(text_field, str) else tuple(text_field)
+    fields = (DEFAULT_TEXT_FIELDS if text_field is None
+              else (text_field,) if isinstance(text_field, str) else tuple(text_field))
     key = next((f for f in fields if f in record), None)
     if key is None:
         raise ReaderError(f"{where} has no text field (tried {', '.join(map(repr, fields))}; keys: {sorted(record)})")

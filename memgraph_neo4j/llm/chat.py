@@ -17,7 +17,7 @@ from memgraph_neo4j.contracts import Usage
 if TYPE_CHECKING:
     from langchain_core.language_models import BaseChatModel
 
-__all__ = ["ChatClient", "ChatResult", "LangChainChat", "OpenAIChat", "Price", "approx_tokens"]
+__all__ = ["ChatClient", "ChatResult", "LangChainChat", "OpenAIChat", "Price", "approx_tokens", "chat_from_environment"]
 
 
 def approx_tokens(text: str) -> int:
@@ -150,3 +150,12 @@ class LangChainChat:
             usage = _usage(self.price, approx_tokens(system + user), approx_tokens(text))
         model = (getattr(msg, "response_metadata", None) or {}).get("model_name") or self.model
         return ChatResult(text=str(text), usage=usage, model=str(model))
+
+
+def chat_from_environment(model: str) -> OpenAIChat | None:
+    """The chat model the environment configures: OPENAI_API_KEY (api.openai.com, or OPENAI_BASE_URL) or
+    OPENAI_BASE_URL alone (a local OpenAI-compatible server); None when neither is set."""
+    base_url = os.environ.get("OPENAI_BASE_URL") or None
+    if not (os.environ.get("OPENAI_API_KEY") or base_url):
+        return None
+    return OpenAIChat(model=model, base_url=base_url)

@@ -22,8 +22,16 @@ def min_frequency(facts: FactRepository, ontology: Ontology) -> int:
     return facts.promotion_cutoff(rule.percentile / 100.0) + 1
 
 
-def promote(facts: FactRepository, ontology: Ontology) -> tuple[int, int]:
-    """Returns (schemas promoted, facts activated)."""
-    facts.promote_frequency()
-    promoted = facts.promote_schemas(min_frequency(facts, ontology), open_world=ontology.mode == "open")
-    return promoted, facts.activate_facts()
+def promote(facts: FactRepository, ontology: Ontology, full: bool = False) -> tuple[int, int]:
+    """Returns (schemas promoted, facts activated).
+
+    After a batch only the schemas of the facts written since the last promotion are recounted (the
+    facts carry an Unpromoted label until then, so a killed ingest leaves the work for the next one);
+    `full` recounts every schema and activates every pending fact of a stable schema (MemoryGraph.promote).
+    Either way the bar is checked against every candidate: the percentile rule's cutoff moves."""
+    facts.promote_frequency(full)
+    promoted, activated = facts.promote_and_activate(min_frequency(facts, ontology),
+                                                     open_world=ontology.mode == "open")
+    if full:
+        activated += facts.activate_facts()
+    return promoted, activated

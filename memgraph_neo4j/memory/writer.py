@@ -85,12 +85,14 @@ class MemoryWriter:
         missing = [r for r in entity_rows if r.embedding is None and resolution.entities[r.id].is_new]
         for row, vector in zip(missing, _embed(self.embedder, [r.name for r in missing])):
             row.embedding = vector
+        rows = fact_rows(outcomes, resolution, self.ontology)
+        self.facts.write_types({r.type for r in entity_rows}
+                               | {t for f in rows.facts for t in (f.head_type, f.tail_type)})
         self.entities.write_entities(entity_rows)
         report.new_entities = sum(e.is_new for e in resolution.entities.values())
         if resolution.same_as:
             self.entities.link_same_as(resolution.same_as)
 
-        rows = fact_rows(outcomes, resolution, self.ontology)
         fact_vectors = _embed(self.embedder, [r.text for r in rows.facts])
         schema_texts = {r.schema_id: f"{r.head_type} {relation_words(r.relation)} {r.tail_type}"
                         for r in rows.facts}
@@ -120,9 +122,10 @@ class MemoryWriter:
         return report
 
     # ----- stage II: promotion -----------------------------------------------------------------
-    def promote(self) -> tuple[int, int]:
-        """Recount schema support, promote candidates, activate facts. Returns (promoted, activated)."""
-        return promote(self.facts, self.ontology)
+    def promote(self, full: bool = False) -> tuple[int, int]:
+        """Recount schema support, promote candidates, activate facts. Returns (promoted, activated).
+        Only the schemas and facts written since the last promotion are looked at, unless `full`."""
+        return promote(self.facts, self.ontology, full=full)
 
     # ----- stage IV: bridging ------------------------------------------------------------------
     def bridge(self, vectors: dict[str, list[float]]) -> int:

@@ -64,7 +64,9 @@ class EntityRepository(Repository):
                 for r in self.store.read("memory/lookup_aliases", space=self.space, keys=keys)]
 
     def entity_neighbors(self, rows: list[VectorQuery], fetch: int, min_cosine: float) -> list[Neighbor]:
-        """Per query, stored entities among its `fetch` nearest with cosine >= min_cosine, best first."""
+        """Per query, stored entities of the space among its `fetch` nearest with cosine >= min_cosine,
+        best first (ties: lower id). The space filter is inside the vector search, so other spaces
+        cannot take the `fetch` places."""
         hits = self.store.read("memory/entity_neighbors", space=self.space, rows=store_rows(rows), fetch=fetch,
                                min_cosine=min_cosine)
         return [Neighbor(h["id"], h["neighbor"], h["type"], h["cosine"]) for h in hits]

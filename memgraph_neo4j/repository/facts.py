@@ -43,30 +43,66 @@ class MentionRow:
     entity_id: str
 
 
+@dataclass(frozen=True)
+class SchemaRow:
+    """One distinct schema of a batch (the first fact row that names it gives its fields)."""
+
+    schema_id: str
+    head_type: str
+    relation: str
+    tail_type: str
+    declared: bool
+    schema_state: SchemaState
+    schema_embedding: list[float] | None = None
+
+
+def schema_rows(facts: list[FactRow]) -> list[SchemaRow]:
+    rows: dict[str, SchemaRow] = {}
+    for f in facts:
+        if f.schema_id not in rows:
+            rows[f.schema_id] = SchemaRow(f.schema_id, f.head_type, f.relation, f.tail_type, f.declared,
+                                          f.schema_state, f.schema_embedding)
+    return list(rows.values())
+
+
+_STATES = dict(pending=FactState.PENDING.value, active=FactState.ACTIVE.value,
+               candidate=SchemaState.CANDIDATE.value, stable=SchemaState.STABLE.value)
+
+
 class FactRepository(Repository):
+    def write_types(self, types: set[str]) -> None:
+        """The Type nodes that entity, schema and fact rows then MATCH (once per batch)."""
+        if types:
+            self.store.write("memory/write_types", space=self.space, types=sorted(types))
+
     def write_facts(self, rows: list[FactRow]) -> None:
-        self._write_rows("memory/write_facts", rows)
+        """Schemas first (one row each), then the facts; both need their Types written (write_types)."""
+        self._write_rows("memory/write_schemas", schema_rows(rows))
+        self._write_rows("memory/write_facts", rows, retracted=FactState.RETRACTED.value)  # memory/retract.py
 
     def write_mentions(self, rows: list[MentionRow]) -> None:
         self._write_rows("memory/write_mentions", rows, BATCH * 5)
 
     # ----- promotion ---------------------------------------------------------------------------
-    def promote_frequency(self) -> int:
-        """Recount each schema's frequency (distinct supporting passages); returns the schema count."""
-        return self.store.write("memory/promote_frequency", space=self.space)[0]["schemas"]
+    def promote_frequency(self, full: bool = False) -> int:
+        """Recount the frequency (distinct supporting passages) of the schemas of the facts written since
+        the last promotion (`full`: of every schema); returns how many were recounted."""
+        name = "memory/promote_frequency" if full else "memory/promote_frequency_of"
+        return self.store.write(name, space=self.space)[0]["schemas"]
 
     def promotion_cutoff(self, percentile: float) -> int:
         """Frequency at `percentile` (0..1) of the undeclared schemas; 0 when there are none."""
         row = self.store.read("memory/promotion_cutoff", space=self.space, percentile=percentile)[0]
         return int(row["cutoff"] or 0)
 
-    def promote_schemas(self, min_frequency: int, open_world: bool) -> int:
-        """Candidates with frequency >= min_frequency become stable (undeclared ones only if open)."""
-        return self.store.write("memory/promote_schemas", space=self.space, min_frequency=min_frequency,
-                                open=open_world, candidate=SchemaState.CANDIDATE.value,
-                                stable=SchemaState.STABLE.value)[0]["promoted"]
+    def promote_and_activate(self, min_frequency: int, open_world: bool) -> tuple[int, int]:
+        """One transaction: candidates with frequency >= min_frequency become stable (undeclared ones only
+        if open); the new facts of stable schemas and the pending facts of the schemas promoted now become
+        active. Returns (schemas promoted, facts activated)."""
+        row = self.store.write("memory/promote_and_activate", space=self.space, min_frequency=min_frequency,
+                               open=open_world, **_STATES)[0]
+        return row["promoted"], row["activated"]
 
     def activate_facts(self) -> int:
-        """Pending facts of stable schemas become active; returns how many."""
-        return self.store.write("memory/activate_facts", space=self.space, pending=FactState.PENDING.value,
-                                active=FactState.ACTIVE.value, stable=SchemaState.STABLE.value)[0]["activated"]
+        """Every pending fact of a stable schema becomes active (the full pass); returns how many."""
+        return self.store.write("memory/activate_facts", space=self.space, **_STATES)[0]["activated"]

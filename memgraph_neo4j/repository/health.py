@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from memgraph_neo4j.contracts import FactState
 from memgraph_neo4j.repository.base import Repository
 
 
@@ -39,13 +40,15 @@ class HealthRepository(Repository):
         return EntityGraphCounts(row["entities"], row["edges"], row["orphans"])
 
     def facts_without_evidence(self) -> int:
-        return self.store.read("health/facts_without_evidence", space=self.space)[0]["facts"]
+        return self.store.read("health/facts_without_evidence", space=self.space,
+                               retracted=str(FactState.RETRACTED))[0]["facts"]
 
     def entity_names(self) -> list[EntityName]:
         return [EntityName(r["id"], r["name"]) for r in self.store.read("health/entity_names", space=self.space)]
 
     def near_duplicates(self, min_cosine: float, fetch: int) -> NearDuplicateCount:
-        """Entities with a neighbour of the space at cosine >= min_cosine among their `fetch` nearest."""
+        """Entities with a neighbour at cosine >= min_cosine among their `fetch` nearest of the space
+        (filtered inside the vector search)."""
         row = self.store.read("health/near_duplicates", space=self.space, min_cosine=min_cosine, fetch=fetch)[0]
         return NearDuplicateCount(row["embedded"], row["near"])
 

@@ -8,8 +8,7 @@ from typing import Any
 
 from memgraph_neo4j.repository.base import Repository
 
-# layer name -> its vector index (cypher/schema/1*_embedding.cypher)
-INDEXES = {"facts": "fact_embedding", "schemas": "schema_embedding", "passages": "passage_embedding"}
+LAYERS = ("facts", "schemas", "passages")  # each searched in its own index (cypher/schema/1*_embedding.cypher)
 
 
 @dataclass(frozen=True, slots=True)
@@ -47,12 +46,12 @@ class LayerHits:
     facts: list[FactMatch] = field(default_factory=list)
     schemas: list[SchemaMatch] = field(default_factory=list)
     passages: list[PassageMatch] = field(default_factory=list)
-    scanned: dict[str, int] = field(default_factory=dict)  # index hits seen per layer, before filtering
+    scanned: dict[str, int] = field(default_factory=dict)  # index hits of the space per layer, before states
 
 
 @dataclass(frozen=True, slots=True)
 class LayerRequest:
-    """One layer of a search: keep the k best of `fetch` index hits whose state is in `states`."""
+    """One layer of a search: keep the k best of the space's `fetch` nearest whose state is in `states`."""
 
     layer: str  # "facts" | "schemas" | "passages"
     k: int
@@ -74,10 +73,12 @@ def _match(layer: str, row: dict[str, Any]) -> FactMatch | SchemaMatch | Passage
     return PassageMatch(row["id"], row["score"], row["title"], row["text"])
 
 
-def _hits(rows: list[dict[str, Any]]) -> LayerHits:
+def _hits(rows: list[dict[str, Any]], asked: set[str]) -> LayerHits:
     hits = LayerHits()
     for row in rows:
         layer = row["layer"]
+        if layer not in asked:
+            continue
         getattr(hits, layer).extend(_match(layer, r) for r in row["rows"]
                                     if layer != "facts" or (r["head_id"] and r["tail_id"]))
         hits.scanned[layer] = row["scanned"]
@@ -103,12 +104,23 @@ class LayerRepository(Repository):
 
     def state_and_search(self, graph_prefix: str, vector: list[float] | None,
                          requests: Sequence[LayerRequest]) -> tuple[MemoryState, LayerHits]:
-        """The memory state and the layers' index hits, in one round trip (cypher/retrieval/memory_layers)."""
-        layers = [{"name": r.layer, "index": INDEXES[r.layer], "k": r.k, "fetch": r.fetch,
-                   "states": list(r.states) if r.states is not None else None} for r in requests]
+        """The memory state and the layers' index hits, in one round trip (cypher/retrieval/memory_layers).
+        A layer not requested is not searched (fetch 0)."""
+        by_layer = {r.layer: r for r in requests}
+        unknown = set(by_layer) - set(LAYERS)
+        if unknown:
+            raise ValueError(f"no vector layer named {', '.join(sorted(unknown))}; layers are {', '.join(LAYERS)}")
+        fetch = {name: by_layer[name].fetch if name in by_layer else 0 for name in LAYERS}
+        k = {name: by_layer[name].k if name in by_layer else 0 for name in LAYERS}
+        states = {name: list(r.states) if (r := by_layer.get(name)) and r.states is not None else None
+                  for name in LAYERS}
         row = self.store.read("retrieval/memory_layers", space=self.space, prefix=graph_prefix, vector=vector,
-                              layers=layers)[0]
-        return MemoryState(row["version"], tuple(row["graphs"])), _hits(row["layers"])
+                              fetch=fetch, k=k, states=states)[0]
+        return MemoryState(row["version"], tuple(row["graphs"])), _hits(row["layers"], set(by_layer))
+
+    def version(self) -> int:
+        """The memory's write version alone (what per-version caches key on)."""
+        return self.store.read("retrieval/memory_version", space=self.space)[0]["version"]
 
     def export(self) -> Iterator[ExportRow]:
         for r in self.store.read("retrieval/export_layers", space=self.space):

@@ -32,6 +32,9 @@ class PassageRow:
     start: int  # character offsets into the document
     end: int
     embedding: list[float] | None = None
+    page: int | None = None  # first and last page of a paged document (PDF), 1-based
+    page_end: int | None = None
+    heading: str | None = None  # heading path, outermost first, joined by " > "
 
     @property
     def embedding_text(self) -> str:

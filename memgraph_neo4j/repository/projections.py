@@ -8,6 +8,8 @@ from typing import Any
 from memgraph_neo4j.contracts import FactState
 from memgraph_neo4j.repository.base import Repository
 
+CO_OCCURS = "co_occurs_with"  # the offline extractor's fallback relation (extractors.offline.CO_OCCURS)
+
 
 @dataclass(frozen=True, slots=True)
 class ProjectionSpec:
@@ -16,10 +18,12 @@ class ProjectionSpec:
     fact_states: list[str]
     pending_weight: float
     type_weight: float
+    co_occurrence_weight: float = 1.0
 
     def params(self, space: str) -> dict[str, Any]:
         return {"space": space, "fact_states": self.fact_states, "pending_weight": self.pending_weight,
-                "type_weight": self.type_weight, "pending": str(FactState.PENDING)}
+                "type_weight": self.type_weight, "pending": str(FactState.PENDING),
+                "co_occurs": CO_OCCURS, "co_occurrence_weight": self.co_occurrence_weight}
 
 
 @dataclass(frozen=True, slots=True)

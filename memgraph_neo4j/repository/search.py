@@ -1,12 +1,23 @@
-"""The plain searches retrieval runs: dense and BM25 passages, passage texts, facts of entities."""
+"""The plain searches retrieval runs: dense and BM25 passages, passage texts and provenance, facts of entities."""
 
 from __future__ import annotations
 
 from collections.abc import Sequence
+from dataclasses import dataclass
 
 from memgraph_neo4j.contracts import FactState
 from memgraph_neo4j.repository.base import Repository
 from memgraph_neo4j.repository.layers import PassageMatch
+
+MAX_FULLTEXT_FETCH = 1 << 20  # most fulltext hits asked for: the widening stops there
+
+
+@dataclass(frozen=True, slots=True)
+class PassageDetail:
+    text: str | None
+    page: int | None  # first and last page (paged documents), else None
+    page_end: int | None
+    heading: str | None  # heading path, else None
 
 
 def _passages(rows: list[dict]) -> list[PassageMatch]:
@@ -19,13 +30,25 @@ class SearchRepository(Repository):
                                          fetch=fetch))
 
     def fulltext(self, query: str, k: int, fetch: int) -> list[PassageMatch]:
-        """`query` is Lucene syntax: build it with retrieval.bm25.bm25_query, never from raw user text."""
-        return _passages(self.store.read("retrieval/passage_fulltext", space=self.space, query=query, k=k,
-                                         fetch=fetch))
+        """BM25 top-k of the space from the shared Lucene index: `fetch` hits, then 8 times more while
+        other spaces' hits left fewer than k of this one and the index holds more. `query` is Lucene
+        syntax: build it with retrieval.bm25.bm25_query, never from raw user text."""
+        while True:
+            row = self.store.read("retrieval/passage_fulltext", space=self.space, query=query, k=k,
+                                  fetch=fetch)[0]
+            if len(row["hits"]) >= k or row["scanned"] < fetch or fetch >= MAX_FULLTEXT_FETCH:
+                return _passages(row["hits"])
+            fetch = min(fetch * 8, MAX_FULLTEXT_FETCH)
 
-    def passage_texts(self, ids: Sequence[str]) -> dict[str, str | None]:
-        return {r["id"]: r["text"] for r in self.store.read("retrieval/passage_texts", space=self.space,
-                                                            ids=list(ids))}
+    def corpus(self) -> list[PassageMatch]:
+        """Every passage of the space (score 0), by id: the in-process BM25 ranking is built from them."""
+        return [PassageMatch(r["id"], 0.0, r["title"], r["text"])
+                for r in self.store.read("retrieval/passage_corpus", space=self.space)]
+
+    def passage_details(self, ids: Sequence[str]) -> dict[str, PassageDetail]:
+        """Text and provenance of each passage, by id."""
+        rows = self.store.read("retrieval/passage_texts", space=self.space, ids=list(ids))
+        return {r["id"]: PassageDetail(r["text"], r["page"], r["page_end"], r["heading"]) for r in rows}
 
     def facts_of(self, entity_ids: Sequence[str], limit: int,
                  states: Sequence[str] = (FactState.ACTIVE,)) -> list[str]:

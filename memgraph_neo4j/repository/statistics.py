@@ -12,6 +12,7 @@ class SpaceCounts:
     vectors: int  # facts + schemas + passages of the space
     passages: int
     mentions: int  # passage-entity mentions of the whole database (an upper bound for the space)
+    located: int = 0  # passages with a page or heading
 
 
 @dataclass(frozen=True, slots=True)
@@ -35,7 +36,7 @@ class HitStatistics:
 class StatisticsRepository(Repository):
     def counts(self) -> SpaceCounts:
         row = self.store.read("retrieval/space_counts", space=self.space)[0]
-        return SpaceCounts(row["vectors"], row["passages"], row["mentions"])
+        return SpaceCounts(row["vectors"], row["passages"], row["mentions"], row["located"])
 
     def mentions(self) -> SpaceMentions:
         row = self.store.read("retrieval/export_statistics", space=self.space)[0]

@@ -12,6 +12,15 @@ from memgraph_neo4j.prompts import answer as prompt
 from memgraph_neo4j.retrieval.base import RetrievalResult, Retriever
 
 
+class Quote(BaseModel):
+    """A sentence of a cited passage, quoted by an extractive answer (retrieval/extractive.py)."""
+
+    passage_id: str
+    label: str  # P1, P2 ...: the passage's place in the evidence, as the answer cites it
+    text: str
+    score: float
+
+
 class Answer(BaseModel):
     question: str
     answer: str
@@ -20,12 +29,14 @@ class Answer(BaseModel):
     facts: list[str] = Field(default_factory=list)
     model: str | None = None
     usage: Usage = Field(default_factory=Usage)
+    extractive: bool = False  # quoted from the passages, not generated (no chat model)
+    quotes: list[Quote] = Field(default_factory=list)  # the quoted sentences, when extractive
 
 
 def build_context(result: RetrievalResult, facts: list[str]) -> tuple[str, dict[str, str]]:
     """The numbered passages and the facts as the prompt shows them, and label -> passage id."""
     labels = {f"P{i}": hit.id for i, hit in enumerate(result.passages, 1)}
-    lines = [f"[P{i}] {hit.name or ''}\n{hit.text or ''}" for i, hit in enumerate(result.passages, 1)]
+    lines = [f"[P{i}] {hit.label()}\n{hit.text or ''}" for i, hit in enumerate(result.passages, 1)]
     if facts:
         lines.append("Facts:\n" + "\n".join(f"- {f}" for f in facts))
     return "\n\n".join(lines), labels

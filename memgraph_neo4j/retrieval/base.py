@@ -13,6 +13,23 @@ class Hit(BaseModel):
     name: str | None = None
     score: float
     text: str | None = None
+    page: int | None = None  # passages: first and last page in a paged document (PDF)
+    page_end: int | None = None
+    heading: str | None = None  # passages: heading path ("History > Roman era")
+
+    def label(self) -> str:
+        """How a citation names a passage: "Report, pp. 3-4, § Methods > Sampling" (the name alone
+        without provenance; a heading path's leading document title is not repeated)."""
+        parts = [self.name] if self.name else []
+        if self.page is not None:
+            end = self.page_end if self.page_end is not None else self.page
+            parts.append(f"p. {self.page}" if end == self.page else f"pp. {self.page}-{end}")
+        heading = self.heading or ""
+        if self.name and (heading == self.name or heading.startswith(f"{self.name} > ")):
+            heading = heading[len(self.name) + 3:]
+        if heading:
+            parts.append(f"§ {heading}")
+        return ", ".join(parts)
 
 
 class RetrievalResult(BaseModel):

@@ -32,7 +32,7 @@ class RetrievalContext:
         self.engine = make_engine(ProjectionRepository(store, space), self.config, gds)
         self.projections = Projections(self.engine, space, self.config)
         statistics = StatisticsRepository(store, space)
-        counts = SpaceCountsCache(statistics)
+        counts = self.counts = SpaceCountsCache(statistics)
         self.layers = LayerSearch(LayerRepository(store, space), embedder.dimension, self.config,
                                   self.projections.prefix, counts)
         self.statistics = SeedStatisticsSource(statistics, counts, self.config.snapshot_max_mentions)
@@ -44,17 +44,22 @@ class RetrievalContext:
     def embed(self, question: str) -> list[float]:
         return self.embedder.embed_query(question).tolist()
 
-    def finish(self, result: RetrievalResult, timer: StageTimer, known: list[Hit] = ()) -> RetrievalResult:
-        """Passage texts: from hits that already carry them (`known`), the rest in one read."""
+    def finish(self, result: RetrievalResult, timer: StageTimer, known: list[Hit] = (),
+               version: int | None = None) -> RetrievalResult:
+        """Passage texts (from hits that already carry them, `known`, else read) and every passage's
+        provenance (page, heading), in one read. `version`: the memory version the search read; then no
+        read when every hit has its text and the space at that version has no provenance to show
+        (benchmark corpora: the read cost dense 2.7 ms of 6.5)."""
         texts = {h.id: h.text for h in known if h.text is not None}
         for hit in result.passages:
             hit.text = hit.text if hit.text is not None else texts.get(hit.id)
-        missing = [h.id for h in result.passages if h.text is None]
-        if missing:
-            found = self.search.passage_texts(missing)
+        plain = version is not None and self.counts(version).located == 0
+        if result.passages and not (plain and all(h.text is not None for h in result.passages)):
+            found = self.search.passage_details([h.id for h in result.passages])
             for hit in result.passages:
-                if hit.text is None:
-                    hit.text = found.get(hit.id)
+                if (row := found.get(hit.id)) is not None:
+                    hit.text = hit.text if hit.text is not None else row.text
+                    hit.page, hit.page_end, hit.heading = row.page, row.page_end, row.heading
         timer.lap("fetch")
         result.timings_ms = timer.rounded()
         return result

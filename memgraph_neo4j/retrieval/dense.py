@@ -1,4 +1,4 @@
-"""Dense passage retrieval: cosine top-k from the Passage vector index."""
+"""Dense passage retrieval: cosine top-k of the space from the Passage vector index (filtered inside it)."""
 
 from __future__ import annotations
 
@@ -8,7 +8,7 @@ from memgraph_neo4j.repository.layers import PassageMatch
 from memgraph_neo4j.retrieval.base import Hit, RetrievalResult, StageTimer
 from memgraph_neo4j.retrieval.context import RetrievalContext
 
-FETCH_PER_RESULT = 20  # the indexes are shared by all spaces: over-fetch, then keep this space's
+FETCH_PER_RESULT = 20  # hits asked per result: the HNSW search is approximate and searches wider for more
 
 
 def passage_hits(matches: list[PassageMatch]) -> list[Hit]:

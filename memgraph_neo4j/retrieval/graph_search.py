@@ -67,7 +67,8 @@ class GraphRetriever(ABC):
             type=[[k, w] for k, w in weights.items() if k in types] if ctx.config.type_weight > 0 else [],
             passage=[[k, w] for k, w in weights.items() if k not in entities and k not in types])
         if not seeds.entity and not seeds.type:  # nothing from the memory: plain dense retrieval
-            return ctx.finish(RetrievalResult(method=self.method, passages=dense[:top_k], fallback=True), timer)
+            return ctx.finish(RetrievalResult(method=self.method, passages=dense[:top_k], fallback=True), timer,
+                              version=state.version)
         graph = ctx.projections.ensure(state)
         ctx.engine.prepare(graph)  # e.g. the local engine's export, once per projection
         timer.lap("projection")
@@ -81,7 +82,7 @@ class GraphRetriever(ABC):
             facts=[Hit(id=f.fact_id, score=f.score, text=fact_text.get(f.fact_id)) for f in used_facts],
             schemas=[Hit(id=s.id, score=s.score, text=s.text) for s in hits.schemas
                      if s.score > self.seed_config.schema_threshold],
-        ), timer, known=dense)
+        ), timer, known=dense, version=state.version)
 
 
 def seed_hits(hits: LayerHits) -> tuple[list[seed_math.FactHit], list[seed_math.SchemaHit],

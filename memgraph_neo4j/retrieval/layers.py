@@ -2,8 +2,10 @@
 
 Two ways (RetrievalConfig.layer_search):
 - "index": the Neo4j vector indexes (HNSW) in one round trip with the memory-state read. They are
-  shared by all spaces and hold every state, so each layer over-fetches, filters, and asks again
-  with a wider fetch only when filtering left it short and the index may hold more.
+  shared by all spaces, so each search filters by space inside the index (other spaces cannot crowd
+  a space's hits out; a space small against its `fetch` is searched exactly). They hold every state,
+  so each layer over-fetches, filters states, and asks again with a wider fetch only when that left
+  it short and the space may hold more.
 - "local": exact top-k in process. The three layers are read once per memory version
   (cypher/retrieval/export_layers) and each query is one matrix-vector product per layer. On the
   MuSiQue memory (28k vectors, 43 MB) that takes ~3 ms instead of ~15-20 ms for three HNSW searches
@@ -34,7 +36,7 @@ from memgraph_neo4j.repository.statistics import SpaceCounts
 
 __all__ = ["Layer", "LayerSearch", "LayerSnapshot", "top_rows"]
 
-MAX_FETCH = 4096  # most vector hits asked for one layer; a space that small a share of the index gets fewer
+MAX_FETCH = 4096  # most vector hits asked for one layer (a layer whose allowed states are that rare gets fewer)
 
 
 def top_rows(scores: np.ndarray, allowed: np.ndarray | None, k: int) -> np.ndarray:
@@ -156,8 +158,8 @@ class LayerSearch:
 
     def _from_indexes(self, vector: list[float],
                       requests: Sequence[LayerRequest]) -> tuple[MemoryState, LayerHits]:
-        """Asks the indexes for more hits only when filtering by space and state left a layer short
-        and the index may hold more."""
+        """Asks the indexes for more hits only when filtering by state left a layer short and the space
+        may hold more."""
         config = self.config
         fetch = {r.layer: max(config.over_fetch * r.k, config.min_fetch if r.k else 1) for r in requests}
         while True:

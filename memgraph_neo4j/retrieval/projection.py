@@ -26,10 +26,12 @@ class Projections:
     def __init__(self, engine: PprEngine, space: str, config: RetrievalConfig) -> None:
         self.engine, self.space = engine, space
         self.spec = ProjectionSpec(fact_states(config.seeds.schema_filter, config.adjudication),
-                                   config.effective_pending_weight, config.type_weight)
+                                   config.effective_pending_weight, config.type_weight,
+                                   config.co_occurrence_weight)
         self.prefix = space_prefix(space)
         verdicts = "" if config.adjudication else "_a0"
-        self.suffix = f"_p{self.spec.pending_weight:g}_t{self.spec.type_weight:g}{verdicts}"
+        self.suffix = (f"_p{self.spec.pending_weight:g}_t{self.spec.type_weight:g}"
+                       f"_c{self.spec.co_occurrence_weight:g}{verdicts}")
         # ours: this space's projections of any version ("mg_a_v" is also a prefix of space "a_v2"'s)
         self._ours = re.compile(re.escape(self.prefix) + r"(\d+)_p.*")
         self.builds = 0  # observable: tests assert reuse and rebuild

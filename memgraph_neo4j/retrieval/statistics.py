@@ -63,7 +63,6 @@ class SpaceCountsCache:
             self._counts = (version, self.repository.counts())
         return self._counts[1]
 
-
 class SeedStatisticsSource:
     """Seed statistics from a snapshot read once per memory version; for spaces with more mentions
     than `max_mentions`, read per query (a snapshot would not fit in memory)."""

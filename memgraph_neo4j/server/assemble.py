@@ -4,7 +4,8 @@
     dist/neo4j-<v>-gds-<v>/plugins   the GDS jars again: Neo4j scans plugin jars for procedures
 
 It is shared by every instance, so a second instance (tests) downloads nothing, and Maven's local
-repository (~/.m2) makes a re-assembly offline too.
+repository (~/.m2) makes a re-assembly offline too. Without `mvn` on PATH, Apache Maven itself is
+fetched next to it (dist/apache-maven-<v>, see maven.py).
 """
 
 from __future__ import annotations
@@ -17,6 +18,7 @@ from pathlib import Path
 
 from memgraph_neo4j import versions
 from memgraph_neo4j.server.errors import LauncherError
+from memgraph_neo4j.server.maven import MAVEN_CENTRAL, find_maven
 
 GDS_GROUP = "org.neo4j.gds"
 
@@ -29,16 +31,15 @@ def is_assembled(dist: Path) -> bool:
     return (dist / "assembled.json").exists()
 
 
-def assemble(dist: Path, quiet: bool = False) -> Path:
-    """Resolve every jar from Maven Central with Maven (re-uses ~/.m2); no-op when done."""
+def assemble(dist: Path, quiet: bool = False, maven: str = "auto", repository: str = MAVEN_CENTRAL,
+             progress=None) -> Path:
+    """Resolve every jar from Maven Central with Maven (re-uses ~/.m2); no-op when done.
+
+    `maven`: "auto" runs `mvn` from PATH and fetches Apache Maven only without one; "fetch" always
+    uses the fetched Maven. `repository` is where Maven itself is fetched from."""
     if is_assembled(dist):
         return dist
-    mvn = shutil.which("mvn")
-    if mvn is None:
-        raise LauncherError(
-            "Maven (`mvn`) is needed once to assemble Neo4j + GDS from Maven Central; install it "
-            "(Debian/Ubuntu: `apt-get install maven`, macOS: `brew install maven`) and retry"
-        )
+    mvn = find_maven(dist.parent, maven, repository, quiet=quiet, progress=progress)
     staging = dist.with_name(dist.name + ".partial")
     shutil.rmtree(staging, ignore_errors=True)
     staging.mkdir(parents=True)
@@ -51,10 +52,10 @@ def assemble(dist: Path, quiet: bool = False) -> Path:
     ]
     goal = "org.apache.maven.plugins:maven-dependency-plugin:3.8.1:copy-dependencies"
     for out_dir, extra in ((staging / "lib", []), (staging / "plugins", [f"-DincludeGroupIds={GDS_GROUP}"])):
-        cmd = [mvn, "-B", "-f", str(pom), goal, f"-DoutputDirectory={out_dir}", *props, *extra]
+        cmd = [str(mvn.executable), "-B", "-f", str(pom), goal, f"-DoutputDirectory={out_dir}", *props, *extra]
         if quiet:
             cmd.insert(2, "-q")
-        proc = subprocess.run(cmd, capture_output=quiet, text=True)
+        proc = subprocess.run(cmd, capture_output=quiet, text=True, env=mvn.env)
         if proc.returncode != 0:
             detail = (proc.stdout or "")[-4000:] if quiet else "(see Maven output above)"
             raise LauncherError(f"Maven could not assemble Neo4j/GDS (exit {proc.returncode}):\n{detail}")
@@ -66,6 +67,7 @@ def assemble(dist: Path, quiet: bool = False) -> Path:
                 "gds": versions.GDS_VERSION,
                 "browser": versions.BROWSER_VERSION,
                 "jars": len(jars),
+                "maven": {"executable": str(mvn.executable), "fetched": mvn.fetched},
             },
             indent=2,
         )

@@ -8,6 +8,7 @@ import secrets
 import subprocess
 from pathlib import Path
 
+from memgraph_neo4j.server.browser_style import post_connect_command
 from memgraph_neo4j.server.errors import LauncherError
 from memgraph_neo4j.server.java import Java
 
@@ -36,6 +37,8 @@ server.directories.run={instance / 'run'}
 server.directories.import={instance / 'import'}
 server.directories.plugins={plugins_dir}
 """
+    if style := post_connect_command():  # Browser applies cypher/browser/style.grass at every connect
+        conf += f"browser.post_connect_cmd={style}\n"
     (conf_dir / "neo4j.conf").write_text(conf)
 
 

@@ -3,6 +3,7 @@
 Layout under ``Settings.home`` (per-user data dir, ``MEMGRAPH_HOME`` overrides):
 
     dist/neo4j-<v>-gds-<v>/   the shared distribution (see ``assemble``)
+    dist/apache-maven-<v>/    Maven, fetched only when `mvn` is not on PATH (see ``maven``)
     instance/                 conf/, data/, logs/, run/, password (0600)
 """
 
@@ -96,9 +97,10 @@ class LocalNeo4j:
     def is_assembled(self) -> bool:
         return assembly.is_assembled(self.dist)
 
-    def assemble(self, quiet: bool = False) -> Path:
+    def assemble(self, quiet: bool = False, progress=None) -> Path:
         """Resolve every jar from Maven Central with Maven (re-uses ~/.m2); no-op when done."""
-        return assembly.assemble(self.dist, quiet=quiet)
+        return assembly.assemble(self.dist, quiet=quiet, maven=self.settings.maven,
+                                 repository=self.settings.maven_repository, progress=progress)
 
     def assembled_size(self) -> int:
         return assembly.assembled_size(self.dist)
@@ -164,7 +166,7 @@ class LocalNeo4j:
                 )
         if not self.is_assembled():
             progress(f"assembling Neo4j {versions.NEO4J_VERSION} + GDS {versions.GDS_VERSION} from Maven Central ...")
-            self.assemble(quiet=not sys.stderr.isatty())
+            self.assemble(quiet=not sys.stderr.isatty(), progress=progress)
         java = find_java()
         self._prepare(java)
         cmd = [

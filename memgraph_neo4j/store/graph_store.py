@@ -6,8 +6,8 @@ Reads and writes go through driver-managed transactions (`execute_read` / `execu
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Iterator, Mapping, Sequence
-from typing import Any
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
+from typing import Any, TypeVar
 
 from neo4j import Driver, GraphDatabase, ManagedTransaction, Record
 from neo4j.exceptions import AuthError, ServiceUnavailable
@@ -15,6 +15,8 @@ from neo4j.graph import Node, Path, Relationship
 
 from memgraph_neo4j.config import Connection
 from memgraph_neo4j.store.cypher import CypherLibrary, default_library
+
+T = TypeVar("T")
 
 
 class StoreError(RuntimeError):
@@ -111,6 +113,25 @@ class GraphStore:
             for batch in _batches(rows, batch_size):
                 out.extend(session.execute_write(self._run, name, {**params, "rows": batch}))
         return out
+
+    def stream(self, statements: Sequence[tuple[str, Mapping[str, Any]]],
+               consume: Callable[[Iterator[tuple[int, dict[str, Any]]]], T]) -> T:
+        """Rows of several read statements, in order, in one read transaction, handed to `consume` as
+        (statement index, row) while they arrive: the driver fetches them in batches, so an export of a
+        large space never holds it in memory. Values come as the driver decodes them (statements that
+        stream return properties, not graph objects). A retried transaction calls `consume` again from
+        the start, so it must begin its output afresh."""
+        def work(tx: ManagedTransaction) -> T:
+            def rows() -> Iterator[tuple[int, dict[str, Any]]]:
+                for index, (name, params) in enumerate(statements):
+                    result = tx.run(self.cypher.get(name), dict(params))
+                    keys = result.keys()
+                    for record in result:
+                        yield index, dict(zip(keys, record))
+            return consume(rows())
+
+        with self.driver.session(database=self.database) as session:
+            return session.execute_read(work)
 
     def run_implicit(self, name: str, /, **params: Any) -> list[dict[str, Any]]:
         """Auto-commit run, for what a managed transaction cannot hold: schema DDL and

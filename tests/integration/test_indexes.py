@@ -36,6 +36,7 @@ def test_vector_index_returns_nearest_passage(store, test_store, space):
 def test_fulltext_index_ranks_by_terms(store, test_store, space):
     test_store.write("passages_write", space=space, rows=_passages(np.random.default_rng(1)))
     store.run_implicit("admin/await_indexes", timeout=120)
-    hits = store.read("retrieval/passage_fulltext", space=space, query="volcano Etna Sicily", k=3, fetch=50)
+    hits = store.read("retrieval/passage_fulltext", space=space, query="volcano Etna Sicily", k=3, fetch=50)[0]["hits"]
     assert hits and hits[0]["id"] == "p1"
-    assert store.read("retrieval/passage_fulltext", space=space, query="Carlsen", k=3, fetch=50)[0]["title"] == "Chess"
+    found = store.read("retrieval/passage_fulltext", space=space, query="Carlsen", k=3, fetch=50)[0]["hits"]
+    assert found[0]["title"] == "Chess"

@@ -78,6 +78,64 @@ def test_schema_promotion_is_incremental(store, test_store, space, minilm, thres
                       ("Grace Hopper", "employed_by", "active")]
 
 
+def test_batch_promotion_equals_a_full_recount(store, test_store, space, minilm, threshold_ontology):
+    # After every batch only the schemas and facts that batch wrote are recounted and activated; a full
+    # recount afterwards (MemoryGraph.promote) must find nothing left to do: same frequencies, states.
+    script = {"P1": [("Sicily", "part_of", "Italy", "Place", "Place")],
+              "P2": [("Ada Lovelace", "knows", "Charles Babbage", "Person", "Person")],
+              "P3": [("Bavaria", "part_of", "Germany", "Place", "Place")],
+              "P4": [("Texas", "part_of", "United States", "Place", "Place")]}
+    memory = _memory(store, space, threshold_ontology, minilm, script)
+    memory.ingest([Document(text=f"{k} text") for k in script], batch_size=1, progress=False)
+    schemas = sorted((r["relation"], r["state"], r["frequency"]) for r in test_store.read("schemas", space=space))
+    facts = sorted((f["head"], f["state"]) for f in _facts(store, test_store, space))
+    assert schemas == [("knows", "candidate", 1), ("part_of", "stable", 3)]
+    assert facts == [("Ada Lovelace", "pending"), ("Bavaria", "active"), ("Sicily", "active"), ("Texas", "active")]
+    assert memory.promote() == (0, 0)
+    recounted = test_store.read("schemas", space=space)
+    assert sorted((r["relation"], r["state"], r["frequency"]) for r in recounted) == schemas
+
+
+def test_promotion_left_undone_by_a_kill_is_done_by_the_next_ingest(store, test_store, space, minilm,
+                                                                    threshold_ontology, monkeypatch):
+    script = {"DOC_A": [("Ada Lovelace", "works for", "Analytical Society", "Person", "Organization")],
+              "DOC_B": [("Grace Hopper", "works for", "US Navy", "Person", "Organization")],
+              "DOC_C": [("Alan Turing", "knows", "Alonzo Church", "Person", "Person")]}
+    memory = _memory(store, space, threshold_ontology, minilm, script)
+
+    def killed(*args, **kwargs):
+        raise KeyboardInterrupt("killed between the batch's writes and its promotion")
+
+    monkeypatch.setattr(memory.writer, "promote", killed)
+    with pytest.raises(KeyboardInterrupt):
+        memory.ingest([Document(text="DOC_A text"), Document(text="DOC_B text")], progress=False)
+    # A new process ingests something unrelated: its promotion must still recount employed_by, whose
+    # two facts the killed process wrote (tau = 2), and activate them.
+    again = _memory(store, space, threshold_ontology, minilm, script)
+    again.ingest([Document(text="DOC_C text")], progress=False)
+    schemas = {r["relation"]: (r["state"], r["frequency"]) for r in test_store.read("schemas", space=space)}
+    assert schemas == {"employed_by": ("stable", 2), "knows": ("candidate", 1)}
+    assert sorted((f["head"], f["state"]) for f in _facts(store, test_store, space)) == [
+        ("Ada Lovelace", "active"), ("Alan Turing", "pending"), ("Grace Hopper", "active")]
+
+
+def test_extracting_ahead_gives_the_memory_of_one_batch_after_another(store, space, minilm, threshold_ontology):
+    class Ahead(ScriptedExtractor):
+        uses_guide = False  # ingest extracts batch n+1 on a thread while batch n is written
+
+    docs = [Document(text=f"{k} text") for k in SCRIPT]
+    sequential = _memory(store, space, threshold_ontology, minilm, SCRIPT)
+    sequential.ingest(docs, batch_size=1, progress=False)
+    ahead = MemoryGraph(space=space + "_ahead", store=store, ontology=threshold_ontology, embedder=minilm,
+                        extractor=Ahead(SCRIPT))
+    try:
+        report = ahead.ingest(docs, batch_size=1, progress=False)
+        assert report.extracted == 2
+        assert {**ahead.stats(), "space": space} == sequential.stats()
+    finally:
+        store.run_implicit("admin/delete_space", space=space + "_ahead")
+
+
 def test_reingest_changes_nothing(store, test_store, space, minilm, threshold_ontology):
     memory = _memory(store, space, threshold_ontology, minilm, SCRIPT)
     docs = [Document(title="A", text="DOC_A Ada Lovelace worked with Charles Babbage."),

@@ -17,6 +17,7 @@ from memgraph_neo4j.config import RetrievalConfig
 from memgraph_neo4j.ingest.readers import Document
 from memgraph_neo4j.memory.ontology import load_ontology
 from memgraph_neo4j.repository.layers import LayerRepository
+from memgraph_neo4j.repository.projections import ProjectionRepository
 from memgraph_neo4j.retrieval import RetrievalContext, make_retriever
 from memgraph_neo4j.retrieval.projection import space_prefix
 
@@ -276,15 +277,17 @@ class CountingStore:
 
     def read(self, name: str, /, **params):
         self.reads[name] += 1
-        self.searches += bool(params.get("layers"))  # a vector-index search, not a version read alone
+        # a vector-index search, not a version read alone
+        self.searches += name == "retrieval/memory_layers" and any(params["fetch"].values())
         return self.store.read(name, **params)
 
     def __getattr__(self, attribute: str):
         return getattr(self.store, attribute)
 
 
-def test_short_layers_ask_the_index_for_more(memory, store, space, minilm, ontology):
-    # a twin space fills the shared vector indexes with look-alike hits of another space
+def test_other_spaces_do_not_crowd_the_layers(memory, store, space, minilm, ontology):
+    # a twin space fills the shared vector indexes with look-alike hits of another space; the space
+    # filter is inside the search, so even one hit asked per result needs no second search
     twin = MemoryGraph(space=f"{space}_twin", store=store, ontology=ontology, embedder=minilm,
                        extractor=ScriptedExtractor(SCRIPT), retrieval=RetrievalConfig())
     try:
@@ -293,7 +296,7 @@ def test_short_layers_ask_the_index_for_more(memory, store, space, minilm, ontol
         tight = Session(tight_store, space, minilm,
                           RetrievalConfig(over_fetch=1, min_fetch=1)).search(QUESTION, top_k=3)
         wide = Session(wide_store, space, minilm, RetrievalConfig(over_fetch=100)).search(QUESTION, top_k=3)
-        assert tight_store.searches > 1 == wide_store.searches
+        assert tight_store.searches == 1 == wide_store.searches
         assert [f.id for f in tight.facts] == [f.id for f in wide.facts] and len(wide.facts) >= 2
         assert [s.id for s in tight.schemas] == [s.id for s in wide.schemas]
         same_ranking(tight, wide, 0.0)
@@ -335,3 +338,30 @@ def test_query_and_ask_cli(memory, neo4j_connection, space):
     assert bad.returncode == 1 and "ppr_engine must be one of gds, local, client" in bad.stderr
     no_llm = _cli(neo4j_connection, "ask", QUESTION, "--space", space, "--base-url", "http://127.0.0.1:9/v1")
     assert no_llm.returncode == 1 and "http://127.0.0.1:9/v1" in no_llm.stderr and "Traceback" not in no_llm.stderr
+
+
+def test_co_occurrence_weight_changes_only_co_occurrence_edges(store, space, minilm, ontology):
+    script = {"P1": [("Ada Lovelace", "co_occurs_with", "Charles Babbage", "Person", "Person"),
+                     ("Ada Lovelace", "born in", "London", "Person", "Place")]}
+    memory = MemoryGraph(space=space, store=store, ontology=ontology, embedder=minilm,
+                         extractor=ScriptedExtractor(script))
+    memory.ingest([Document(title="P1", text="P1 Ada Lovelace met Charles Babbage; she was born in London.")],
+                  progress=False)
+    try:
+        edges = {}
+        for weight in (1.0, 0.25):
+            session = Session(store, space, minilm, RetrievalConfig(co_occurrence_weight=weight))
+            session.search("Who did Ada Lovelace meet?")
+            graph = session.context.projection()
+            projections = ProjectionRepository(store, space)
+            nodes = projections.nodes()
+            name = dict(zip(nodes.keys, nodes.names))
+            rels = projections.relationships(graph)
+            edges[weight] = {(name[s], name[t]): w for s, t, w in zip(rels.sources, rels.targets, rels.weights)}
+        assert edges[1.0].keys() == edges[0.25].keys()
+        changed = {pair for pair in edges[1.0] if edges[1.0][pair] != edges[0.25][pair]}
+        assert changed == {("Ada Lovelace", "Charles Babbage"), ("Charles Babbage", "Ada Lovelace")}
+        assert edges[0.25][("Ada Lovelace", "Charles Babbage")] == pytest.approx(0.25)
+        assert edges[0.25][("Ada Lovelace", "London")] == edges[1.0][("Ada Lovelace", "London")] == 1.0
+    finally:
+        drop_graphs(store, space)

@@ -20,7 +20,9 @@ LAYERS = {
     "retrieval": 7,
     "api": 8,
     "evaluation": 9,
-    "cli": 10, "mcp": 10,
+    "mcp": 10,  # the MCP server, on the facade
+    "demo": 10,  # the shipped corpus and the demo run (facade, graph health)
+    "cli": 11,  # `memgraph-neo4j mcp` starts the MCP server
 }
 
 
@@ -42,7 +44,7 @@ def _imports(path: Path) -> list[tuple[int, str]]:
 def test_every_module_belongs_to_a_layer():
     parts = {p.stem if p.is_file() else p.name for p in PACKAGE.iterdir()
              if (p.suffix == ".py" and p.stem != "__init__") or (p.is_dir() and (p / "__init__.py").exists())}
-    assert parts - {"demo"} <= set(LAYERS), f"give these a layer: {sorted(parts - set(LAYERS) - {'demo'})}"
+    assert parts <= set(LAYERS), f"give these a layer: {sorted(parts - set(LAYERS))}"
 
 
 def test_no_module_imports_a_higher_layer():

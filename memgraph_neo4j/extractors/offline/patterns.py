@@ -160,6 +160,8 @@ def class_phrase(text: str, a: Mention) -> Mention | None:
     if re.match(r"\s+of\b", m[1][words[-1].end() :]):
         return None  # "a member of Y": handled as a relation
     words = words[-4:]
+    while len(words) > 1 and not words[0][0][0].isalnum():
+        words.pop(0)  # "a peer - reviewed journal": no class starts with a dash
     s, e = start + words[0].start(), start + words[-1].end()
     return Mention(s, e, text[s:e], "class")
 

@@ -1,4 +1,4 @@
-"""Readers: plain files, JSON/JSONL records, directories and the benchmark corpora."""
+"""Readers: plain files, JSON/JSONL records, directories and the benchmark corpora (rich formats: test_formats)."""
 
 from __future__ import annotations
 
@@ -67,10 +67,10 @@ def test_jsonl_bad_record_names_record(tmp_path: Path) -> None:
 def test_errors_for_missing_and_unsupported(tmp_path: Path) -> None:
     with pytest.raises(FileNotFoundError, match="nope.txt"):
         read_path(tmp_path / "nope.txt")
-    pdf = tmp_path / "x.pdf"
-    pdf.write_bytes(b"%PDF")
-    with pytest.raises(ReaderError, match=r"unsupported file type '\.pdf'"):
-        read_path(pdf)
+    odt = tmp_path / "x.odt"
+    odt.write_bytes(b"PK")
+    with pytest.raises(ReaderError, match=r"unsupported file type '\.odt'.*supported: .*\.pdf"):
+        read_path(odt)
     with pytest.raises(FileNotFoundError, match="corpus.json"):
         read_musique_corpus(tmp_path)
 

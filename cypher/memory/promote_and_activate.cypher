@@ -1,0 +1,28 @@
+// Algorithm 1, stage II, in one transaction (a kill cannot leave a schema promoted with its facts
+// still pending): candidates at or above the bar become stable (stable is never demoted); then the
+// facts written since the last promotion (Unpromoted) whose schema is stable, and every pending fact
+// of a schema promoted now, become active and Unchecked (adjudication scans those); then the
+// Unpromoted marks go. The schema_promotion index makes the first MATCH a seek.
+OPTIONAL MATCH (s:Schema {space: $space, state: $candidate})
+WHERE s.frequency >= $min_frequency AND ($open OR coalesce(s.declared, false))
+SET s.state = $stable, s.promoted_at = datetime()
+WITH collect(s) AS promoted
+CALL (promoted) {
+  CALL (promoted) {
+    MATCH (f:Unpromoted:Fact {space: $space})-[:INSTANCE_OF]->(:Schema {state: $stable})
+    WHERE f.state = $pending
+    RETURN f
+    UNION
+    UNWIND promoted AS s
+    MATCH (s)<-[:INSTANCE_OF]-(f:Fact)
+    WHERE f.state = $pending
+    RETURN f
+  }
+  SET f.state = $active, f.activated_at = datetime(), f:Unchecked
+  RETURN count(f) AS activated
+}
+CALL () {
+  MATCH (f:Unpromoted:Fact {space: $space})
+  REMOVE f:Unpromoted
+}
+RETURN size(promoted) AS promoted, activated

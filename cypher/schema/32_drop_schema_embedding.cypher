@@ -1,0 +1,3 @@
+// Databases created before schema_embedding_by_space had this index without the space filter: drop it
+// (a new name, since CREATE ... IF NOT EXISTS never changes an existing index's definition).
+DROP INDEX schema_embedding IF EXISTS

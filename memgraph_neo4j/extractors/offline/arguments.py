@@ -1,0 +1,142 @@
+"""Arguments of the dependency relations: which mention a token of the parse stands for.
+
+A token inside a mention is that mention; a relative pronoun is its antecedent ("X, who ...");
+he/she/it as a subject, and "the <class noun>" ("The river flows ..."), are the chunk's topic when
+the topic is the subject of the first sentence; a class noun in "X is a film directed by Y" is X;
+a proper-noun phrase the NER missed ("Battle of Britain") becomes a new mention, a span of the text.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+from memgraph_neo4j.extractors.offline.ner import Mention
+
+__all__ = ["COPULAS", "NEAR", "SUBJ", "Arguments"]
+
+SUBJ = ("nsubj", "nsubjpass")
+COPULAS = frozenset({"be", "become", "remain"})
+REL_PRONOUNS = frozenset({"who", "which", "that", "whom"})
+# class nouns too vague to type their subject by ("X is a model" may be a person)
+AMBIGUOUS_CLASS = frozenset({"model", "title", "rank", "office", "position", "show", "record", "value", "state"})
+NEAR = 10  # tokens between a relative pronoun or a participle and the noun it hangs on, at most
+_NOT_WHO = frozenset({"Work", "Place", "Date", "Product", "Event", "Quantity"})
+_MONTHS = frozenset("january february march april may june july august september october november december".split())
+
+
+class Arguments:
+    """Token -> mention for one parsed chunk; pronouns -> the topic; missed proper nouns -> new mentions."""
+
+    def __init__(self, doc: Any, mentions: list[Mention], topic: Mention | None,
+                 type_of: Callable[[str], str | None], topic_nouns: frozenset[str] = frozenset(),
+                 noun_type: Callable[[str], str | None] = lambda _: None) -> None:
+        self.doc = doc
+        self.type_of = type_of
+        self.noun_type = noun_type
+        self.topic_nouns = topic_nouns  # "The river flows ..." in a chunk about a river: the topic
+        self.of: dict[int, Mention] = {}
+        for m in mentions:
+            if m.ref is None:
+                for t in doc.char_span(m.start, m.end, alignment_mode="expand") or ():
+                    self.of.setdefault(t.i, m)
+        self._class_types()
+        self.topic = topic if topic is not None and self._leads(topic) else None
+        self.new: dict[tuple[int, int], Mention] = {}
+
+    def _class_types(self) -> None:
+        """'X is a 2005 film', 'X, a river in ...': the class noun types X better than the NER label does."""
+        for tok in self.doc:
+            if tok.pos_ != "NOUN" or tok.i in self.of or tok.lower_ in AMBIGUOUS_CLASS:
+                continue
+            if tok.dep_ == "attr" and tok.head.lemma_ in COPULAS:
+                subjects = [s for s in tok.head.children if s.dep_ in SUBJ]
+            elif tok.dep_ == "appos":
+                subjects = [tok.head]
+            else:
+                continue
+            typ = self.noun_type(tok.lemma_.lower())
+            for s in subjects:
+                if typ is not None and (m := self.of.get(s.i)) is not None and m.kind == "name":
+                    m.label = typ
+
+    def _leads(self, topic: Mention) -> bool:
+        """The topic stands for he/she/it only as the subject of the chunk's first sentence.
+
+        Its class noun there ("X is a peer-reviewed journal", "X, a river ...") joins the topic nouns.
+        """
+        first = next(iter(self.doc.sents), None)
+        subjects = [t for t in first or () if t.dep_ in SUBJ and self.of.get(t.i) is topic]
+        nouns = {a.lemma_.lower() for t in subjects for a in (*t.head.children, *t.children)
+                 if (a.dep_ == "attr" and t.head.lemma_ in COPULAS or a.dep_ == "appos") and a.pos_ == "NOUN"}
+        self.topic_nouns = self.topic_nouns | nouns
+        return bool(subjects)
+
+    def resolve(self, tok: Any, depth: int = 0) -> list[Mention]:
+        if depth > 4:
+            return []
+        if (m := self.of.get(tok.i)) is not None:
+            return [m]
+        if tok.pos_ == "PRON":
+            if tok.lower_ in REL_PRONOUNS and tok.head.dep_ == "relcl" and 0 < tok.i - tok.head.head.i <= NEAR:
+                return [m for m in self.resolve(tok.head.head, depth + 1) if _agrees(tok.lower_, m)]
+            return self._pronoun(tok)
+        if tok.pos_ == "PROPN":
+            return self._proper(tok)
+        if tok.pos_ == "NOUN":
+            if tok.dep_ in SUBJ and self.topic is not None and tok.lemma_.lower() in self.topic_nouns and any(
+                    c.dep_ == "det" and c.lower_ in ("the", "this") for c in tok.children):
+                return [Mention(tok.idx, tok.idx + len(tok), tok.text, "name", ref=self.topic)]
+            for c in tok.children:  # "the film Critters", "his brother, John"
+                if c.dep_ == "appos" and (c.i in self.of or c.pos_ == "PROPN") and c.i - tok.i <= 3:
+                    return self.resolve(c, depth + 1)
+            if tok.dep_ == "attr" and tok.head.lemma_ in COPULAS:  # "X is a film directed by Y"
+                return [m for s in tok.head.children if s.dep_ in SUBJ for m in self.resolve(s, depth + 1)]
+            if tok.dep_ == "appos":  # "X, a film directed by Y"
+                return self.resolve(tok.head, depth + 1)
+        return []
+
+    def expand(self, tok: Any) -> list[Mention]:
+        """The token's mentions and those of its conjuncts ("X and Y founded Z")."""
+        out = self.resolve(tok)
+        for c in tok.conjuncts:
+            if c.i > tok.i:
+                out += self.resolve(c)
+        return out
+
+    def _pronoun(self, tok: Any) -> list[Mention]:
+        topic, low = self.topic, tok.lower_
+        if topic is None or tok.dep_ not in SUBJ:
+            return []
+        person = topic.label == "Person"
+        if (low in ("he", "she") and person) or (low == "it" and not person and topic.label is not None):
+            return [Mention(tok.idx, tok.idx + len(tok), tok.text, "name", ref=topic)]
+        return []
+
+    def _proper(self, tok: Any) -> list[Mention]:
+        """A proper-noun phrase the NER missed ("Battle of Britain"), as a new mention."""
+        doc, left, right = self.doc, tok.i, tok.i
+        while left > tok.sent.start and doc[left - 1].head.i == tok.i and doc[left - 1].dep_ == "compound" \
+                and doc[left - 1].pos_ == "PROPN" and doc[left - 1].text[0].isalnum():
+            left -= 1
+        for c in tok.rights:
+            if c.dep_ == "prep" and c.i == right + 1 and c.lower_ in ("of", "de"):
+                pobj = [g for g in c.children if g.dep_ == "pobj" and g.pos_ == "PROPN"]
+                if pobj and all(t.pos_ in ("PROPN", "DET", "ADP", "CCONJ") for t in doc[c.i : pobj[0].i + 1]):
+                    right = pobj[0].i
+            break
+        if (left, right) not in self.new:
+            span = doc[left : right + 1]
+            if span.text.lower() in _MONTHS or len(span.text) < 2 or not span.text[0].isupper():
+                return []
+            if left == right and any(c.dep_ == "det" for c in tok.children):
+                return []  # "The Institute ...": a capitalised common noun, not a name
+            name = span.text
+            self.new[(left, right)] = Mention(span.start_char, span.end_char, name, "name", self.type_of(name))
+        return [self.new[(left, right)]]
+
+
+def _agrees(pronoun: str, antecedent: Mention) -> bool:
+    """'who' is not a film or a place, 'which' is not a person: else the parse hung the clause wrongly."""
+    label = antecedent.target.label
+    return not ((pronoun in ("who", "whom") and label in _NOT_WHO) or (pronoun == "which" and label == "Person"))

@@ -1,0 +1,104 @@
+"""Verb and noun phrases of the dependency extractor, mapped onto the default ontology's relations.
+
+Phrases are written in canonical ACTIVE form: ``(agent, lemma [particle] [preposition], object)``.
+A passive with a by-agent is turned round first ("Jaws was directed by Spielberg" reads as
+``(Spielberg, direct, Jaws)``); a passive with another preposition keeps its participle
+(``(X, born in, Y)``). ``reverse`` flips the pair for relations whose ontology name reads the other
+way (``direct`` -> ``directed_by``: the work is the head). A phrase not listed here is kept as its
+normalised text (``move_to``), which the memory's schema promotion counts like any relation.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+__all__ = ["AWARD_WORDS", "DATE_RELATIONS", "NOUN_BY", "NOUN_OF", "PHRASES", "SKIP_LEMMAS", "Mapped"]
+
+
+@dataclass(frozen=True)
+class Mapped:
+    relation: str
+    reverse: bool = False  # the fact reads (object, relation, agent)
+    tail_award: bool = False  # only when the object looks like an award ("won the Nobel Prize")
+    head_types: tuple[str, ...] = ()  # only when the head's known type is one of these
+    tail_types: tuple[str, ...] = ()  # only when the tail's known type is one of these
+
+
+def _table(rows: dict[str, Mapped]) -> dict[str, Mapped]:
+    return {phrase: mapped for phrases, mapped in rows.items() for phrase in phrases.split("|")}
+
+
+_ORG = ("Organization", "Group")
+_PLACE = ("Place",)
+_EVENT = ("Event",)
+
+PHRASES: dict[str, Mapped] = _table({
+    # agent VERB object
+    "direct|co-direct|codirect": Mapped("directed_by", reverse=True),
+    "write|co-write|compose|author|pen|paint|design|create|develop|illustrate|sculpt|invent|co-create":
+        Mapped("created_by", reverse=True),
+    "found|co-found|cofound|establish|form|set up": Mapped("founded_by", reverse=True),
+    "publish|produce|co-produce|release|distribute|manufacture|issue": Mapped("published_by", reverse=True),
+    "perform|sing|record": Mapped("performed_by", reverse=True),
+    "own|acquire|operate|buy|purchase|control": Mapped("owned_by", reverse=True),
+    "employ|hire": Mapped("employed_by", reverse=True),
+    "marry|wed|married to": Mapped("spouse_of"),
+    "join|play for|sign for|belong to": Mapped("member_of", tail_types=_ORG),
+    "lead|head|rule|govern|chair|command|captain": Mapped("leader_of"),
+    "attend|study at|graduate from|educated at|trained at|educate at": Mapped("educated_at"),
+    "work for|work at|employed by": Mapped("employed_by", tail_types=_ORG),
+    "win|receive|earn|awarded|win award": Mapped("received_award", tail_award=True),
+    "star in|appear in|act in|starred in": Mapped("acted_in"),
+    "star": Mapped("cast_member"),  # "the film stars X"
+    "include|contain|comprise|consist of": Mapped("has_part"),
+    # subject VERB preposition object
+    "born in|born at|born near": Mapped("born_in"),
+    "die in|die at|die near": Mapped("died_in", tail_types=_PLACE),
+    "located in|located at|located on|located within|situated in|situated on|situated at|lie in|lie on|"
+    "lie within|sit on|sit in": Mapped("located_in"),
+    "based in|based at|headquartered in|headquartered at|headquarter in": Mapped(
+        "headquartered_in", head_types=("Organization",)),
+    "named after|named for": Mapped("named_after"),
+    "known as|called|referred to as|referred as|refer as|refer to as|nicknamed|dubbed|also known as|renamed|rename":
+        Mapped("also_known_as"),
+    "host": Mapped("occurred_in", reverse=True),  # "Canada hosted the 2007 World Cup"
+    "take place in|take place at|held in|held at|happen in|occur in": Mapped("occurred_in"),
+    "participate in|compete in|fight in|take part in|competed in": Mapped("participant_in", tail_types=_EVENT),
+    "part of": Mapped("part_of"),
+})
+
+# A date as the object of these phrases gives the date relation of the verb's patient.
+DATE_RELATIONS: dict[str, str] = {
+    **dict.fromkeys("born in|born on|born".split("|"), "birth_date"),
+    **dict.fromkeys("die in|die on|die".split("|"), "date_of_death"),
+    **dict.fromkeys("found|establish|form|incorporate|open|build|construct|set up|co-found|create|launch".split("|"),
+                    "inception"),
+    **dict.fromkeys("release|publish|premiere|air|broadcast|issue".split("|"), "publication_date"),
+    **dict.fromkeys("take place|take place on|take place in|hold|occur|happen".split("|"), "occurred_on"),
+}
+
+# "X is a song by Y": the head noun says which "by" it is.
+NOUN_BY: dict[str, str] = {
+    **dict.fromkeys("song single album ep track record soundtrack".split(), "performed_by"),
+    **dict.fromkeys("novel book poem play painting opera story essay symphony sculpture musical comic manga "
+                    "series novella collection memoir biography".split(), "created_by"),
+    **dict.fromkeys("film movie documentary".split(), "directed_by"),
+}
+
+# "X is the founder of Y" reads the other way round from founded_by.
+NOUN_OF: dict[str, tuple[str, bool]] = {
+    **dict.fromkeys("founder co-founder cofounder".split(), ("founded_by", True)),
+    **dict.fromkeys("author writer creator composer designer developer painter".split(), ("created_by", True)),
+    **dict.fromkeys("publisher".split(), ("published_by", True)),
+    **dict.fromkeys("owner".split(), ("owned_by", True)),
+    **dict.fromkeys("part section subdivision component".split(), ("part_of", False)),
+    **dict.fromkeys("tributary".split(), ("tributary_of", False)),
+}
+
+# Verbs that say nothing on their own (an open relation "be"/"have" would only add noise).
+SKIP_LEMMAS = frozenset("be have do get make go come say tell use see give take become seem".split())
+
+AWARD_WORDS = re.compile(
+    r"\b(?:award|awards|prize|medal|trophy|cross|oscar|emmy|grammy|tony|golden globe|bafta|honou?r|"
+    r"fellowship|scholarship)\b", re.IGNORECASE)

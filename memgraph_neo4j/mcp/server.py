@@ -1,0 +1,107 @@
+"""`memgraph-neo4j mcp`: the memory as an MCP server (official `mcp` SDK, MCPServer), over stdio or
+streamable HTTP.
+
+Every failure reaches the client as a tool error with a one-line message: a bad argument, a space outside
+the server's confinement, a missing fact or conflict, Neo4j not answering. Anything else is a crash: the
+client gets the SDK's generic "Error executing tool NAME" and the traceback stays in the server's log.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+from typing import Any, Literal
+
+from mcp.server.mcpserver import MCPServer
+from mcp.server.mcpserver.exceptions import ToolError, UnexpectedToolError
+from mcp.types import ToolAnnotations
+from neo4j.exceptions import DriverError, Neo4jError
+from pydantic import ValidationError
+
+from memgraph_neo4j.mcp.spaces import SpacePool
+from memgraph_neo4j.mcp.tools import MemoryTools
+from memgraph_neo4j.store import StoreError
+
+Transport = Literal["stdio", "http"]
+NAME = "memgraph-neo4j"
+# failures the tools anticipate: their message is the tool error (ConflictError, SpaceError are ValueErrors)
+EXPECTED = (ValueError, StoreError, Neo4jError, DriverError)
+
+INSTRUCTIONS = (
+    "Long-term memory in a Neo4j knowledge graph. write_memory stores a text or a conversation (facts and "
+    "entities are extracted, checked for conflicts, linked to their evidence); search_memory retrieves "
+    "passages, facts and entities with their sources; get_provenance shows where a fact comes from; "
+    "list_conflicts and resolve_conflict review contradictions. Spaces served: {spaces}."
+)
+
+DESCRIPTIONS = {
+    "search_memory": "Search the memory for a question or keywords. Returns the best passages (text, score, "
+                     "title, document), the facts that matched (id, text, score, state, evidence passages) and "
+                     "the most relevant entities. Pass a fact id to get_provenance for its full evidence.",
+    "write_memory": "Remember a text or a conversation (turns: [{speaker, text, time?}]). It is split into "
+                    "passages; facts and entities are extracted, linked to their evidence and checked for "
+                    "conflicts with what the memory holds. Writing the same content again adds nothing.",
+    "get_provenance": "Where a fact comes from: its evidence passages (text, title, document), the schema it "
+                      "instantiates (and whether that schema was promoted to stable), its state (pending, "
+                      "active, or a verdict), lineage (extractor, model, versions) and the conflicts it is in.",
+    "list_conflicts": "Contradictions the memory found between facts, newest first: type, status, the facts "
+                      "involved (ids, texts, states, proposed verdicts). status=needs_review lists those "
+                      "waiting for a decision.",
+    "resolve_conflict": "Decide a conflict: accept (apply the proposed verdicts, or keep=FACT_ID to keep one "
+                        "fact and discard the others), reject (not a conflict: undo and dismiss) or revert "
+                        "(restore the facts exactly as before). Facts are never deleted; every verdict can be "
+                        "reverted.",
+}
+READ_ONLY = {"search_memory", "get_provenance", "list_conflicts"}
+
+
+def one_line(text: str) -> str:
+    return re.sub(r"\s+", " ", text).strip()
+
+
+def _invalid(exc: ValidationError) -> str:
+    problems = [f"{'.'.join(str(p) for p in e['loc']) or 'arguments'}: {e['msg']}" for e in exc.errors()]
+    return "invalid arguments: " + "; ".join(problems)
+
+
+class MemoryServer(MCPServer):
+    """MCPServer whose tool errors are one line, and name the cause the client can act on."""
+
+    async def call_tool(self, name: str, arguments: dict[str, Any], context: Any = None) -> Any:
+        try:
+            return await super().call_tool(name, arguments, context)
+        except ToolError as exc:
+            cause = exc.__cause__
+            if isinstance(cause, ValidationError):
+                raise ToolError(one_line(f"{name}: {_invalid(cause)}")) from None
+            if isinstance(cause, EXPECTED) or not isinstance(exc, UnexpectedToolError):
+                raise ToolError(one_line(f"{name}: {cause or exc}")) from None
+            raise  # a crash: the SDK logs the traceback and sends only "Error executing tool NAME"
+
+
+def build_server(pool: SpacePool) -> MemoryServer:
+    spaces = ", ".join(pool.spaces)
+    server = MemoryServer(NAME, instructions=INSTRUCTIONS.format(spaces=spaces), log_level="WARNING")
+    tools = MemoryTools(pool)
+    for name, description in DESCRIPTIONS.items():
+        annotations = ToolAnnotations(read_only_hint=name in READ_ONLY, destructive_hint=name == "resolve_conflict",
+                                      idempotent_hint=name != "resolve_conflict", open_world_hint=False)
+        server.add_tool(getattr(tools, name), name=name, annotations=annotations,
+                        description=f"{description} Spaces: {spaces} (default {pool.default}).")
+    return server
+
+
+def serve(spaces: Sequence[str], transport: Transport = "stdio", host: str = "127.0.0.1", port: int = 8765,
+          pool: SpacePool | None = None, **pool_options: Any) -> None:
+    """Run until the client disconnects (stdio) or the process is stopped (http)."""
+    pool = pool or SpacePool(spaces, **pool_options)
+    try:
+        server = build_server(pool)
+        if transport == "stdio":
+            server.run("stdio")
+        elif transport == "http":
+            server.run("streamable-http", host=host, port=port)
+        else:
+            raise ValueError(f"transport {transport!r}: choose stdio or http")
+    finally:
+        pool.close()

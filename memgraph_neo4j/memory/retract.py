@@ -1,0 +1,79 @@
+"""Retracting documents: the memory forgets what only they said.
+
+1. Their passages are deleted with every relationship (HAS_PASSAGE, NEXT, MENTIONS, EVIDENCED_BY);
+   in the same transaction, batch by batch, the facts they evidence, those facts' schemas and
+   entities and the entities they mention are marked `Retracting`.
+2. Facts left without any evidence passage become `retracted`: kept, not deleted, out of retrieval
+   and adjudication. Conflicts involving one are closed as `obsolete`, their applied verdicts undone
+   first (a fact discarded because a retracted one won is back in), and the active facts of those
+   conflicts are queued (Unchecked) for the conflict check the caller runs next.
+3. The marked schemas' frequency (distinct supporting passages) is recounted; a stable one that
+   fell below the promotion bar (tau, or the percentile rule's cutoff recomputed now) goes back to
+   `candidate` and its active facts to `pending`. This is the one case where stable is demoted, and
+   only schemas that lost support are: a percentile cutoff that moved does not demote others. A
+   strict ontology's declared schemas are stable by declaration and stay so.
+4. Marked entities that nothing live grounds any more (no mention, no fact but retracted ones) are
+   deleted with their aliases: otherwise the extraction guide would keep offering their names, and
+   the entity index and the PPR projection (through SIMILAR and type edges) would keep returning
+   them. An entity that something else still grounds is kept whole, aliases included.
+5. The marks go; the Document nodes go and the memory version moves on, in one transaction.
+
+Every step is idempotent and works on what is marked, not on what the caller passed: if the process
+dies half-way, running the retraction again (of the same documents, which are deleted last) finishes
+the job. An ingest that evidences a retracted fact again gives it back the state a new fact gets.
+"""
+
+from __future__ import annotations
+
+import time
+
+from pydantic import BaseModel
+
+from memgraph_neo4j.contracts import AdjudicationReport
+from memgraph_neo4j.memory.ontology import Ontology
+from memgraph_neo4j.memory.promotion import min_frequency
+from memgraph_neo4j.repository.documents import DocumentRepository
+from memgraph_neo4j.repository.facts import FactRepository
+
+
+class RetractionReport(BaseModel):
+    documents: int = 0
+    passages: int = 0
+    facts_retracted: int = 0
+    conflicts_obsolete: int = 0
+    facts_rechecked: int = 0  # active facts of the obsolete conflicts, queued for a conflict check
+    schemas_recounted: int = 0
+    schemas_demoted: int = 0  # stable -> candidate
+    facts_deactivated: int = 0  # active -> pending (their schema was demoted)
+    entities_deleted: int = 0
+    aliases_deleted: int = 0
+    version: int = 0  # the memory version after the retraction
+    adjudication: AdjudicationReport | None = None  # the conflict check run afterwards (MemoryGraph.retract)
+    seconds: float = 0.0
+
+
+class UnknownDocuments(ValueError):
+    """Some of the documents to retract are not in the space; nothing was changed."""
+
+
+def retract_documents(documents: DocumentRepository, facts: FactRepository, ontology: Ontology,
+                      doc_ids: list[str]) -> RetractionReport:
+    """Retract these documents (ids as `documents list` shows them) from the space."""
+    began, report = time.monotonic(), RetractionReport()
+    doc_ids = list(dict.fromkeys(doc_ids))
+    found = documents.matching(doc_ids, limit=1)
+    unknown = [d for d in doc_ids if d not in found.get(d, {})]
+    if unknown:
+        raise UnknownDocuments(f"no document {', '.join(unknown)} in space {documents.space!r}: "
+                               "`memgraph-neo4j documents list` shows the ids")
+    report.passages = documents.delete_passages(documents.passages_of(doc_ids))
+    report.conflicts_obsolete, report.facts_retracted, report.facts_rechecked = \
+        documents.close_conflicts_and_retract()
+    report.schemas_recounted = documents.recount_schemas()
+    if ontology.mode == "open":  # strict: declared schemas are stable by declaration, not by support
+        report.schemas_demoted, report.facts_deactivated = documents.demote_schemas(min_frequency(facts, ontology))
+    report.entities_deleted, report.aliases_deleted = documents.delete_orphans()
+    documents.unmark()
+    report.documents, report.version = documents.delete_documents(doc_ids)
+    report.seconds = time.monotonic() - began
+    return report

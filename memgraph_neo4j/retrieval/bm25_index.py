@@ -1,0 +1,92 @@
+"""BM25 over the passages of one space, exact and in process.
+
+The Lucene fulltext index is shared by all spaces, so its IDF and average lengths count every space's
+passages: a space's BM25 ranking moved when another space was built. This ranks with the space's own
+statistics instead, built once per memory version from its passages (cypher/retrieval/passage_corpus).
+It scores as the Lucene query `w1 OR w2 ...` over the `text` and `title` fields did: Lucene's BM25
+(k1 = 1.2, b = 0.75, idf = ln(1 + (N - df + 0.5) / (df + 0.5)), no (k1 + 1) factor), per field with
+that field's N and average length, summed over fields and over the query's words (a repeated word
+counts again). Words are the same alphanumeric runs `bm25_query` sends, case-folded, for passages and
+queries alike; Lucene's standard tokenizer differs on a few forms (it keeps "3.5" or "don't" whole)
+and stores lengths in one byte, so scores are close to Lucene's, not equal.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+
+import numpy as np
+from scipy import sparse
+
+from memgraph_neo4j.repository.layers import PassageMatch
+from memgraph_neo4j.retrieval.layers import top_rows
+
+K1, B = 1.2, 0.75  # Lucene's BM25Similarity defaults
+MAX_QUERY_WORDS = 64  # as bm25_query: the first 64 words of a question
+_WORD = re.compile(r"[^\W_]+")  # alphanumeric runs: what bm25_query keeps of a question
+
+
+def words(text: str | None) -> list[str]:
+    return _WORD.findall(text.casefold()) if text else []
+
+
+class _Field:
+    """One field of every passage: BM25 term weights idf(t) * tf / (tf + k1 (1 - b + b dl / avgdl))."""
+
+    def __init__(self, docs: list[list[str]], vocabulary: dict[str, int]) -> None:
+        rows, cols = [], []
+        for row, tokens in enumerate(docs):
+            for token in tokens:
+                rows.append(row)
+                cols.append(vocabulary.setdefault(token, len(vocabulary)))
+        self.rows, self.cols = np.asarray(rows, dtype=np.int64), np.asarray(cols, dtype=np.int64)
+        self.lengths = np.asarray([len(t) for t in docs], dtype=np.float64)
+        self.present = self.lengths > 0  # Lucene counts a field's N and length over the docs that have it
+
+    def matrix(self, terms: int) -> sparse.csc_matrix:
+        """Documents x terms, weighted; built once the vocabulary of every field is known."""
+        docs = len(self.lengths)
+        tf = sparse.coo_matrix((np.ones(len(self.rows)), (self.rows, self.cols)), shape=(docs, terms)).tocsr()
+        tf.sum_duplicates()
+        n = int(self.present.sum())
+        if not n:
+            return sparse.csc_matrix((docs, terms))
+        average = self.lengths[self.present].mean()
+        df = np.bincount(tf.indices, minlength=terms).astype(np.float64)
+        idf = np.log1p((n - df + 0.5) / (df + 0.5))
+        norm = K1 * (1 - B + B * self.lengths / average)  # per document
+        doc_of = np.repeat(np.arange(docs), np.diff(tf.indptr))
+        tf.data = idf[tf.indices] * tf.data / (tf.data + norm[doc_of])
+        return tf.tocsc()
+
+
+class Bm25Index:
+    """The passages of one space, ranked for a question by BM25 with the space's own statistics."""
+
+    def __init__(self, passages: Sequence[PassageMatch]) -> None:
+        self.passages = sorted(passages, key=lambda p: p.id)  # ties go to the lower id
+        self.vocabulary: dict[str, int] = {}
+        fields = [_Field([words(p.text) for p in self.passages], self.vocabulary),
+                  _Field([words(p.title) for p in self.passages], self.vocabulary)]
+        terms = len(self.vocabulary)
+        self.weights = sum((f.matrix(terms) for f in fields), sparse.csc_matrix((len(self.passages), terms)))
+
+    def __len__(self) -> int:
+        return len(self.passages)
+
+    def scores(self, question: str) -> np.ndarray:
+        """Each passage's BM25 score for the question (0 when it has none of its words)."""
+        counts = np.zeros(len(self.vocabulary))
+        for word in words(question)[:MAX_QUERY_WORDS]:
+            if (col := self.vocabulary.get(word)) is not None:
+                counts[col] += 1
+        if not counts.any() or not self.passages:
+            return np.zeros(len(self.passages))
+        return np.asarray(self.weights @ counts).ravel()
+
+    def search(self, question: str, k: int) -> list[PassageMatch]:
+        scores = self.scores(question)
+        rows = top_rows(scores, scores > 0, k)
+        hits = [(self.passages[i], float(scores[i])) for i in rows]
+        return [PassageMatch(p.id, score, p.title, p.text) for p, score in hits]
