@@ -82,7 +82,9 @@ def child(root: str, mode: str, outcomes_file: str, space: str, batch_size: int,
 
 def timed(root: Path, mode: str, outcomes: Path, space: str, batch_size: int, limit: int = 0) -> dict:
     out = subprocess.run([sys.executable, __file__, "--child", str(root), mode, str(outcomes), space,
-                          str(batch_size), str(limit)], capture_output=True, text=True, check=True)
+                          str(batch_size), str(limit)], capture_output=True, text=True)
+    if out.returncode != 0:
+        raise SystemExit(f"{mode} ingest in {root} failed:\n{out.stderr[-3000:]}")
     return json.loads(out.stdout.strip().splitlines()[-1])
 
 
