@@ -11,19 +11,11 @@ Two ingests, promotion threshold 2, offline adjudication rules:
 
 from __future__ import annotations
 
+from test_adjudication import TimedScript, Triple
+
 from memgraph_neo4j.api import MemoryGraph
-from memgraph_neo4j.contracts import (
-    ExtractedEntity,
-    ExtractedFact,
-    Extraction,
-    ExtractionInput,
-    ExtractionOutcome,
-    Usage,
-)
 from memgraph_neo4j.ingest.readers import Document
 from memgraph_neo4j.memory.ontology import load_ontology
-
-Triple = tuple[str, str, str, str, str, str | None]  # head, relation, tail, head type, tail type, time
 
 FIRST: dict[str, list[Triple]] = {
     "NEWTON_A": [("Isaac Newton", "birth_date", "1643", "Person", "Date", None),
@@ -41,28 +33,7 @@ SECOND: dict[str, list[Triple]] = {
 }
 
 
-class ScriptedExtractor:
-    """Facts (with times) keyed by a marker word in the chunk; both ends of a fact are entities."""
-
-    name = "scripted"
-
-    def __init__(self, script: dict[str, list[Triple]]) -> None:
-        self.script = script
-
-    def extract(self, items: list[ExtractionInput], guide) -> list[ExtractionOutcome]:
-        out = []
-        for item in items:
-            key = next((k for k in self.script if k in item.text), None)
-            facts = [ExtractedFact(head=h, relation=r, tail=t, head_type=ht, tail_type=tt, time=time)
-                     for h, r, t, ht, tt, time in self.script.get(key, [])]
-            entities = [ExtractedEntity(name=n, type=ty) for f in facts
-                        for n, ty in ((f.head, f.head_type), (f.tail, f.tail_type))]
-            out.append(ExtractionOutcome(passage_id=item.passage_id, doc_id=item.doc_id, extractor=self.name,
-                                         extraction=Extraction(entities=entities, facts=facts), model="script"))
-        return out
-
-    def estimate(self, items, guide) -> Usage:
-        return Usage()
+ScriptedExtractor = TimedScript  # facts (with times) keyed by a marker word in the chunk
 
 
 def _docs(script: dict[str, list[Triple]]) -> list[Document]:
