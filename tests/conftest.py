@@ -28,6 +28,12 @@ TEST_HTTP_PORT = int(os.environ.get("MEMGRAPH_TEST_HTTP_PORT", "17474"))
 COMPOSE_PASSWORD = os.environ.get("NEO4J_PASSWORD", "memgraph-test-pw")
 
 
+def _pid_alive(pid: int) -> bool:
+    from memgraph_neo4j.server.process import pid_alive
+
+    return pid_alive(pid)
+
+
 def _docker_engine() -> bool:
     if os.environ.get("MEMGRAPH_TEST_NO_DOCKER") or shutil.which("docker") is None:
         return False
@@ -61,10 +67,21 @@ def local_server(test_settings):
     from memgraph_neo4j.server.launcher import LocalNeo4j
 
     server = LocalNeo4j(test_settings, instance_dir=Path(test_settings.home) / "test-instance")
-    was_running = server.running_pid() is not None
+    # Several pytest sessions (CI beside a developer's run) may share the instance: each registers
+    # its pid, and the last one out stops the server, only if a test session started it. "Whoever
+    # started it stops it" once stopped the server under another session still running.
+    users = server.instance / "test-sessions"
+    users.mkdir(parents=True, exist_ok=True)
+    marker = users / "started-by-tests"
+    (users / str(os.getpid())).touch()
+    if server.running_pid() is None:
+        marker.touch()
     server.start()
     yield server
-    if not was_running:
+    (users / str(os.getpid())).unlink(missing_ok=True)
+    alive = [p for p in users.iterdir() if p.name.isdigit() and _pid_alive(int(p.name))]
+    if not alive and marker.exists():
+        marker.unlink(missing_ok=True)
         server.stop()
 
 
