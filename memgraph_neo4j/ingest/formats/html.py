@@ -172,6 +172,15 @@ class _Walker:
         self.builder.block(text, item=self.item)
         self.inline, self.item = [], False
 
+    def _contents(self, el) -> None:
+        """An element's own text, then each child followed by the text after it."""
+        if el.text:
+            self.inline.append(el.text)
+        for child in el:
+            self.walk(child)
+            if child.tail:
+                self.inline.append(child.tail)
+
     def walk(self, el: Any) -> None:
         tag = el.tag if isinstance(el.tag, str) else ""
         if tag in _HEADINGS:
@@ -189,20 +198,10 @@ class _Walker:
         elif tag in _BLOCK_TAGS:
             self.flush()
             self.item = tag in _ITEM_TAGS
-            if el.text:
-                self.inline.append(el.text)
-            for child in el:
-                self.walk(child)
-                if child.tail:
-                    self.inline.append(child.tail)
+            self._contents(el)
             self.flush()
             return
         elif tag:
-            if el.text:
-                self.inline.append(el.text)
-            for child in el:
-                self.walk(child)
-                if child.tail:
-                    self.inline.append(child.tail)
+            self._contents(el)
             return
         # a heading, pre, row, br or comment is done here; the parent's loop adds its tail
