@@ -10,16 +10,18 @@ write-path work), run alternately so that both see the same machine load:
   offline extractor and MiniLM: extraction, typing, embeddings of passages, entities, facts and
   schemas, resolution, bridging, writes, promotion, adjudication.
 
-    python benchmarks/bench_ingest.py [--runs 3] [--baseline-ref cc655e1] [--offline 500]
+    python benchmarks/bench_ingest.py [--runs 3] [--baseline-ref fdab77e] [--offline 500] [--only offline]
 
 The baseline runs from a temporary `git worktree` of the ref, in a child process (its own code and
-Cypher files). Results: benchmarks/results/ingest.json.
+Cypher files). Both report passages/s per slice of SLICE passages (graph growth must not slow the
+writes beyond log factors). Results: benchmarks/results/ingest.json (`--out` for another file).
 """
 
 from __future__ import annotations
 
 import argparse
 import json
+import os
 import pickle
 import statistics
 import subprocess
@@ -30,7 +32,8 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
 DATA = ROOT.parent / "shared" / "data" / "musique_train"
-BASELINE_REF = "cc655e1"  # main before the write-path work of the ingest issue
+BASELINE_REF = "fdab77e"  # main before the one-transaction-per-batch write path
+SLICE = 1000  # passages per throughput slice
 
 
 class Replay:
@@ -72,12 +75,22 @@ def child(root: str, mode: str, outcomes_file: str, space: str, batch_size: int,
             embedder = make_embedder("minilm")
             extractor = make_extractor("offline", ontology, embedder=embedder)
         memory = MemoryGraph(space=space, store=store, ontology=ontology, embedder=embedder, extractor=extractor)
-        began = time.perf_counter()
-        report = memory.ingest(docs, batch_size=batch_size, progress=False)
+        memory.init()
+        slices: list[float] = []
+        last = [time.perf_counter(), 0]
+
+        def on_batch(report, done: int) -> None:  # passages/s of every SLICE passages (the last one partial)
+            if done // SLICE > last[1] // SLICE or done == len(docs):
+                now = time.perf_counter()
+                slices.append(round((done - last[1]) / (now - last[0]), 1))
+                last[:] = [now, done]
+
+        began = last[0] = time.perf_counter()
+        report = memory.ingest(docs, batch_size=batch_size, progress=False, on_batch=on_batch)
         seconds = time.perf_counter() - began
         store.run_implicit("admin/delete_space", space=space)
     print(json.dumps({"seconds": seconds, "passages": report.passages, "facts": report.facts,
-                      "promoted": report.promoted, "activated": report.activated}))
+                      "promoted": report.promoted, "activated": report.activated, "slices": slices}))
 
 
 def timed(root: Path, mode: str, outcomes: Path, space: str, batch_size: int, limit: int = 0) -> dict:
@@ -111,9 +124,11 @@ def prepare_outcomes(path: Path) -> float:
 
 def summary(runs: list[dict]) -> dict:
     seconds = statistics.median(r["seconds"] for r in runs)
+    slices = [statistics.median(s) for s in zip(*(r.get("slices", []) for r in runs))]
     return {"runs_s": [round(r["seconds"], 2) for r in runs], "median_s": round(seconds, 2),
             "passages_per_s": round(runs[0]["passages"] / seconds, 1), "passages": runs[0]["passages"],
-            "facts": runs[0]["facts"], "promoted": runs[0]["promoted"], "activated": runs[0]["activated"]}
+            "facts": runs[0]["facts"], "promoted": runs[0]["promoted"], "activated": runs[0]["activated"],
+            f"passages_per_s_per_{SLICE}_slice_median": slices}
 
 
 def main() -> None:
@@ -126,6 +141,9 @@ def main() -> None:
     parser.add_argument("--batch-size", type=int, default=256)
     parser.add_argument("--baseline-ref", default=BASELINE_REF)
     parser.add_argument("--offline", type=int, default=0, help="also time the offline ingest of this many passages")
+    parser.add_argument("--only", choices=["write", "offline"], help="time only this measurement")
+    parser.add_argument("--outcomes", type=Path, help="reuse (or make) the typed replay outcomes at this path")
+    parser.add_argument("--out", type=Path, default=ROOT / "benchmarks" / "results" / "ingest.json")
     args = parser.parse_args()
 
     with tempfile.TemporaryDirectory(prefix="bench_ingest_") as tmp:
@@ -133,24 +151,24 @@ def main() -> None:
         subprocess.run(["git", "-C", str(ROOT), "worktree", "add", "--detach", "-q", str(base), args.baseline_ref],
                        check=True)
         try:
-            outcomes = Path(tmp) / "outcomes.pkl"
-            prep = prepare_outcomes(outcomes)
+            outcomes = args.outcomes or Path(tmp) / "outcomes.pkl"
+            prep = 0.0 if outcomes.exists() or args.only == "offline" else prepare_outcomes(outcomes)
             result = {"baseline_ref": args.baseline_ref, "batch_size": args.batch_size,
-                      "typing_and_replay_prep_s": round(prep, 1)}
-            for mode, limit in [("write", 0)] + ([("offline", args.offline)] if args.offline else []):
+                      "typing_and_replay_prep_s": round(prep, 1), "cores": os.cpu_count()}
+            modes = [("write", 0)] + ([("offline", args.offline)] if args.offline else [])
+            for mode, limit in [m for m in modes if args.only in (None, m[0])]:
                 ours, theirs = [], []
                 for i in range(args.runs):  # alternate, so both see the same load
-                    theirs.append(timed(base, mode, outcomes, f"bench_base_{i}", args.batch_size, limit))
-                    ours.append(timed(ROOT, mode, outcomes, f"bench_ours_{i}", args.batch_size, limit))
+                    theirs.append(timed(base, mode, outcomes, f"w_bench_base_{i}", args.batch_size, limit))
+                    ours.append(timed(ROOT, mode, outcomes, f"w_bench_ours_{i}", args.batch_size, limit))
                     print(f"{mode} run {i}: baseline {theirs[-1]['seconds']:.1f} s, ours {ours[-1]['seconds']:.1f} s",
                           flush=True)
                 result[mode] = {"ours": summary(ours), "baseline": summary(theirs),
                                 "speedup": round(summary(theirs)["median_s"] / summary(ours)["median_s"], 2)}
         finally:
             subprocess.run(["git", "-C", str(ROOT), "worktree", "remove", "--force", str(base)], check=False)
-    out = ROOT / "benchmarks" / "results"
-    out.mkdir(exist_ok=True)
-    (out / "ingest.json").write_text(json.dumps(result, indent=2))
+    args.out.parent.mkdir(parents=True, exist_ok=True)
+    args.out.write_text(json.dumps(result, indent=2))
     print(json.dumps(result, indent=2))
 
 

@@ -3,21 +3,28 @@
 from __future__ import annotations
 
 from collections.abc import Iterable
+from functools import cached_property
 from pathlib import Path
 from typing import Any
 
 from memgraph_neo4j.adjudication import ConflictReview, make_adjudicator
 from memgraph_neo4j.config import AdjudicationConfig, MemoryConfig, RetrievalConfig, Settings
 from memgraph_neo4j.contracts import AdjudicationReport, Extractor
+from memgraph_neo4j.extractors.categories import ModelCategoriser
 from memgraph_neo4j.extractors.factory import make_extractor
+from memgraph_neo4j.ingest.episodes import Conversation, ingest_conversations, read_chat_jsonl
 from memgraph_neo4j.ingest.pipeline import IngestReport, ingest_documents
 from memgraph_neo4j.ingest.readers import Document, read_path
 from memgraph_neo4j.llm.chat import ChatClient
+from memgraph_neo4j.memory.categories import CategoryConfig, CategoryHierarchy, HierarchyReport
 from memgraph_neo4j.memory.normalize import normalize_entity_name
 from memgraph_neo4j.memory.ontology import Ontology, load_ontology
 from memgraph_neo4j.memory.retract import RetractionReport, retract_documents
+from memgraph_neo4j.memory.validity import VALIDITY_STATES, parse_time
 from memgraph_neo4j.memory.writer import MemoryWriter
 from memgraph_neo4j.repository.analytics import AnalyticsRepository
+from memgraph_neo4j.repository.categories import CategoryNode, CategoryRepository
+from memgraph_neo4j.repository.conversation import ConversationRepository, TimedFact
 from memgraph_neo4j.repository.documents import DocumentRepository, DocumentSummary, SpaceSummary, list_spaces
 from memgraph_neo4j.repository.entities import EntityRepository
 from memgraph_neo4j.repository.export import ExportReport, ExportRepository, Format
@@ -25,9 +32,11 @@ from memgraph_neo4j.repository.provenance import FactProvenance, PassageSource, 
 from memgraph_neo4j.repository.stats import StatsRepository
 from memgraph_neo4j.retrieval import RetrievalContext, RetrievalResult, Retriever, make_retriever
 from memgraph_neo4j.retrieval.answer import Answer, ask
+from memgraph_neo4j.retrieval.dual import DualRetriever
 from memgraph_neo4j.retrieval.extractive import answer_extractive
 from memgraph_neo4j.server.connection import open_store
 from memgraph_neo4j.store import GraphStore
+from memgraph_neo4j.store.schema_state import schema_current
 
 
 def _documents(sources: Iterable[str | Path | Document] | str | Path | Document) -> list[Document]:
@@ -64,7 +73,7 @@ class MemoryGraph:
         self.space = space
         self._own_store = store is None
         self.store = store or open_store(self.settings)
-        self.ontology = ontology if isinstance(ontology, Ontology) else load_ontology(ontology)
+        self._ontology_source = ontology  # the ontology, writer and adjudicator: built on first use (below)
         if isinstance(embedder, str):
             from memgraph_neo4j.embeddings import make_embedder
 
@@ -72,18 +81,49 @@ class MemoryGraph:
         self.embedder = embedder
         if extractor == "openai":
             extractor_options.setdefault("model", self.settings.llm_model)  # MEMGRAPH_LLM_MODEL
-        self.extractor = extractor if not isinstance(extractor, str) else \
-            make_extractor(extractor, self.ontology, self.embedder, **extractor_options)
-        self.writer = MemoryWriter(self.store, space, self.ontology, self.embedder, config)
-        self.adjudicator = make_adjudicator(
-            self.store, space, self.ontology, adjudication_chat,
-            adjudication if isinstance(adjudication, AdjudicationConfig) else None)
+        # The offline extractor loads spaCy (seconds): built on first use, so that a one-shot search never
+        # pays for it. The others are built now, so that bad options fail here.
+        self._extractor: Extractor | None = extractor if not isinstance(extractor, str) else None
+        self._extractor_options = (extractor, extractor_options)
+        if isinstance(extractor, str) and extractor != "offline":
+            self._extractor = make_extractor(extractor, self.ontology, self.embedder, **extractor_options)
+        self._memory_config, self._adjudication = config, (adjudication, adjudication_chat)
         self._check_on_ingest = adjudication is not False
-        self.conflicts = ConflictReview(self.adjudicator.repository)
         self._schema_ready = False
         self.retrieval_config = retrieval
         self._retrieval: RetrievalContext | None = None
         self._retrievers: dict[str, Retriever] = {}
+
+    # A search needs none of these: a one-shot `query` does not parse the ontology or build the agents.
+    @cached_property
+    def ontology(self) -> Ontology:
+        source = self._ontology_source
+        return source if isinstance(source, Ontology) else load_ontology(source)
+
+    @cached_property
+    def writer(self) -> MemoryWriter:
+        return MemoryWriter(self.store, self.space, self.ontology, self.embedder, self._memory_config)
+
+    @cached_property
+    def adjudicator(self):
+        adjudication, chat = self._adjudication
+        return make_adjudicator(self.store, self.space, self.ontology, chat,
+                                adjudication if isinstance(adjudication, AdjudicationConfig) else None)
+
+    @cached_property
+    def conflicts(self) -> ConflictReview:
+        return ConflictReview(self.adjudicator.repository)
+
+    @property
+    def extractor(self) -> Extractor:
+        if self._extractor is None:
+            name, options = self._extractor_options
+            self._extractor = make_extractor(name, self.ontology, self.embedder, **options)
+        return self._extractor
+
+    @extractor.setter
+    def extractor(self, extractor: Extractor) -> None:
+        self._extractor = extractor
 
     def close(self) -> None:
         if self._own_store:
@@ -98,7 +138,10 @@ class MemoryGraph:
     def init(self) -> None:
         if not self._schema_ready:
             dimension = getattr(self.embedder, "dimension", self.settings.embedding_dimension)
-            self.store.init_schema(dimension)
+            if not schema_current(self.store):  # one read instead of ~20 statements when nothing is missing
+                self.store.init_schema(dimension)
+            else:  # an embedder of another size than the indexes': one clear line, before anything is written
+                self.store.check_vector_dimensions(dimension)
             self._schema_ready = True
 
     def ingest(self, sources, extractor: Extractor | None = None, batch_size: int = 64, guided: bool = True,
@@ -109,6 +152,34 @@ class MemoryGraph:
         return ingest_documents(self.writer, _documents(sources), extractor or self.extractor,
                                 batch_size=batch_size, guided=guided, dry_run=dry_run, progress=progress,
                                 checker=self.adjudicator if self._check_on_ingest else None, on_batch=on_batch)
+
+    def ingest_conversations(self, conversations: Iterable[Conversation] | str | Path, batch_size: int = 64,
+                             extract: bool = True, changing_relations: Iterable[str] = (),
+                             categorise: ChatClient | bool = False) -> IngestReport:
+        """Conversations (or a JSON-lines chat file, ingest/episodes.py) as Episode passages with speaker,
+        session and time; facts get valid_at / invalid_at. `changing_relations`: relations with one value
+        per head at a time besides the ontology's functional ones (e.g. "lives_in"). `categorise` (True or
+        a chat client): afterwards the new entities join the category hierarchy (`categorise()`)."""
+        self.init()
+        if isinstance(conversations, (str, Path)):
+            conversations = read_chat_jsonl(conversations)
+        report = ingest_conversations(self.writer, conversations, self.extractor, batch_size=batch_size,
+                                      checker=self.adjudicator if self._check_on_ingest else None, extract=extract,
+                                      changing_relations=changing_relations)
+        if categorise:
+            hierarchy = self.categorise(chat=None if categorise is True else categorise)
+            report.usage = report.usage + hierarchy.usage
+        return report
+
+    def facts(self, as_of=None, entity_ids: Iterable[str] | None = None, relation: str | None = None,
+              limit: int = 1000) -> list[TimedFact]:
+        """Facts (active or pending, no verdict) valid at `as_of` (a datetime or a date text); by default
+        those valid now, i.e. not replaced by a later message."""
+        when = parse_time(as_of) if as_of is not None else None
+        if as_of is not None and when is None:
+            raise ValueError(f"as_of {as_of!r}: not a date or time")
+        return ConversationRepository(self.store, self.space).facts_as_of(
+            when, VALIDITY_STATES, None if entity_ids is None else list(entity_ids), relation, limit)
 
     def adjudicate(self, rescan_all: bool = False, progress: bool = False) -> AdjudicationReport:
         """Check the facts that became active since the last check (every active fact with `rescan_all`)
@@ -130,11 +201,50 @@ class MemoryGraph:
             self._retrievers[method] = make_retriever(method, self.retrieval)
         return self._retrievers[method]
 
-    def search(self, question: str, method: str = "memgraphrag", top_k: int = 5, top_m: int = 10) -> RetrievalResult:
-        """Top-k passages (and top-m entities, seeding facts and schemas) with per-stage timings."""
+    def search(self, question: str, method: str = "memgraphrag", top_k: int = 5, top_m: int = 10,
+               as_of=None, mode: str | None = None, chat: ChatClient | None = None) -> RetrievalResult:
+        """Top-k passages (and top-m entities, seeding facts and schemas) with per-stage timings.
+        `as_of` (hybrid and dual): the facts valid then and the episodes said by then. `mode="dual"`
+        (or method "dual"): System-1 hybrid search ∪ System-2 Global Selection over the category
+        hierarchy, fused by RRF (retrieval/dual.py); `chat` is the selecting model (default: the
+        adjudication model, else OpenAIChat from the environment)."""
         if top_k < 1 or top_m < 0:
             raise ValueError(f"top_k must be >= 1 and top_m >= 0, not {top_k} and {top_m}")
-        return self.retriever(method).search(question, top_k=top_k, top_m=top_m)
+        if mode is not None:
+            if mode not in ("dual", "system1"):
+                raise ValueError(f"mode must be 'dual' or 'system1', not {mode!r}")
+            method = "dual" if mode == "dual" else "hybrid"
+        if method == "dual":
+            retriever = DualRetriever(self.retrieval, chat=self._chat(chat))
+        else:
+            retriever = self.retriever(method)
+        if as_of is None:
+            return retriever.search(question, top_k=top_k, top_m=top_m)
+        if not (method.startswith("hybrid") or method == "dual") or parse_time(as_of) is None:
+            raise ValueError(f"as_of needs a hybrid or dual method and a date or time, not {method!r} and {as_of!r}")
+        return retriever.search(question, top_k=top_k, top_m=top_m, as_of=parse_time(as_of))
+
+    def _chat(self, chat: ChatClient | None) -> ChatClient | None:
+        if chat is not None or self._adjudication[1] is not None:
+            return chat or self._adjudication[1]
+        from memgraph_neo4j.llm.chat import chat_from_environment
+
+        return chat_from_environment(self.settings.llm_model)
+
+    def categorise(self, chat: ChatClient | None = None, rebuild: bool = False,
+                   config: CategoryConfig | None = None) -> HierarchyReport:
+        """The category hierarchy over the entities (memory/categories.py): built bottom-up the first
+        time (or with `rebuild`), afterwards updated incrementally with the entities not yet in a
+        category, touching only their branches. `chat`: as in `search`."""
+        model = self._chat(chat)
+        if model is None:
+            raise ValueError("categorising needs a chat model: pass chat=..., or set OPENAI_API_KEY or OPENAI_BASE_URL")
+        hierarchy = CategoryHierarchy(CategoryRepository(self.store, self.space), ModelCategoriser(model), config)
+        return hierarchy.build(rebuild=rebuild)
+
+    def categories(self) -> list[CategoryNode]:
+        """The category hierarchy, top layer first, with members and parents."""
+        return CategoryRepository(self.store, self.space).hierarchy()
 
     def ask(self, question: str, chat: ChatClient | None = None, method: str = "memgraphrag",
             top_k: int = 5) -> Answer:

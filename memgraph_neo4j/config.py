@@ -28,7 +28,10 @@ class Settings(BaseSettings):
     instance: Path | None = Field(default=None, description="Instance dir (conf, data, logs); default home/instance")
     bolt_port: int = 7687
     http_port: int = 7474
-    heap: str = "1g"
+    # 2g: with 1g the JVM stopped with OutOfMemoryError (exit code 3, -XX:+ExitOnOutOfMemoryError)
+    # while GDS built a projection beside ~20 others held in its catalog (3 memories x the evaluation's
+    # configurations, or a test session's spaces); 2g + 512m page cache is still ~3 GB of this 24 GB machine
+    heap: str = "2g"
     pagecache: str = "512m"
     start_timeout: float = 180.0
     # Maven assembles the server: "auto" = `mvn` on PATH, else Apache Maven fetched from the repository
@@ -41,13 +44,13 @@ class Settings(BaseSettings):
     embedding_dimension: int = 384
     # Chat model for `ask` and the openai extractor (OPENAI_API_KEY / OPENAI_BASE_URL as usual)
     llm_model: str = "gpt-4o-mini"
-    # Personalised PageRank: "gds" (gds.pageRank.stream), "local" (same iteration in process on an
-    # exported copy of the projection; pays ~1 s per memory version, then ~7 ms per query) or
-    # "client" (through the graphdatascience client)
-    ppr_engine: str = "gds"
-    # Top-K facts, schemas and passages: "index" (the Neo4j vector indexes) or "local" (exact, in
-    # process over the space's vectors; reads them once per memory version, then ~3 ms per query)
-    layer_search: str = "index"
+    # Personalised PageRank: "local" (in process on an exported copy of the projection; pays ~1 s per
+    # memory version, then ~7 ms per query), "gds" (gds.pageRank.stream, the reference; no export,
+    # what one-shot commands use) or "client" (through the graphdatascience client)
+    ppr_engine: str = "local"
+    # Top-K facts, schemas, passages and BM25: "local" (exact, in process; reads the space once per
+    # memory version, then ~3 ms per query) or "index" (the Neo4j vector and fulltext indexes)
+    layer_search: str = "local"
 
     def retrieval_config(self, **overrides: Any) -> RetrievalConfig:
         """The retrieval configuration these settings select; `None` overrides are ignored."""
@@ -63,7 +66,7 @@ class Connection(BaseSettings):
 
     uri: str
     username: str = "neo4j"
-    password: str
+    password: str = Field(repr=False)  # never in a repr, a log line or a traceback's locals
     database: str = "neo4j"
 
 
@@ -100,23 +103,35 @@ class SeedConfig:
     # strongest facts kept (after the threshold, for memgraphrag); None = all of the FACTS_READ read
     top_k_facts: int | None = 5
     normalise_passage_scores: bool = False  # True -> min-max the passage sims first (HippoRAG 2)
+    # entities the question names (retrieval/question_entities.py) seed like the entity of a fact
+    # that matched perfectly: weight x 1/#passages. 0 = no lexical route (the paper has none).
+    # +5.3 R@5 / +4.1 R@2 on MuSiQue, +4.4 / +1.5 on MuSiQue with the offline extractor, +1.5 / +5.5
+    # on HotpotQA (benchmarks/results/tuning)
+    named_entity_weight: float = 1.0
+    # passages whose title the question names seed with this weight (a title names one passage: 1/1).
+    # 0 = off. +7.0 R@2 / +2.5 R@5 on HotpotQA, +3.0 / +1.5 on MuSiQue offline, -0.1 / +0.7 on MuSiQue
+    title_weight: float = 1.0
 
     def __post_init__(self) -> None:
         if self.entity_weighting not in ("mean", "hipporag"):
             raise ValueError(f"entity_weighting must be 'mean' or 'hipporag', not {self.entity_weighting!r}")
         if self.alpha < 0:
             raise ValueError(f"alpha must be >= 0, not {self.alpha}")
+        for name in ("named_entity_weight", "title_weight"):
+            if getattr(self, name) < 0:
+                raise ValueError(f"{name} must be >= 0, not {getattr(self, name)}")
         if self.top_k_facts is not None and self.top_k_facts < 1:
             raise ValueError(f"top_k_facts must be >= 1 or None, not {self.top_k_facts}")
 
     @classmethod
     def paper(cls) -> SeedConfig:
-        """Paper-faithful: eq. 6 mean entity weights and the schema filter on."""
-        return cls(schema_filter=True, entity_weighting="mean")
+        """Paper-faithful: eq. 6 mean entity weights and the schema filter on, no names from the question."""
+        return cls(schema_filter=True, entity_weighting="mean", named_entity_weight=0.0, title_weight=0.0)
 
 
 PPR_ENGINES = ("gds", "local", "client")
 LAYER_SEARCHES = ("index", "local")
+FUSIONS = ("shares", "none")
 
 
 @dataclass
@@ -130,11 +145,18 @@ class RetrievalConfig:
     # "gds": gds.pageRank.stream on the named projection (the reference). "local": the same
     # iteration in process on a copy of that projection, exported once per memory version.
     # "client": through a graphdatascience client (see retrieval/ppr/).
-    ppr_engine: str = "gds"
-    # "index": top-K facts, schemas and passages from the Neo4j vector indexes (HNSW, approximate).
-    # "local": exact cosine top-K in process over the space's vectors, read once per memory version
-    # (retrieval/layers.py); spaces with more than snapshot_max_vectors use the indexes.
-    layer_search: str = "index"
+    # The default is "local": a long-lived MemoryGraph answers in ~20 ms instead of ~90 (one export per
+    # memory version, ~1 s on MuSiQue); one-shot processes (the CLI's `query`) choose "gds".
+    ppr_engine: str = "local"
+    # "index": top-K facts, schemas and passages from the Neo4j vector indexes (HNSW, approximate), and
+    # BM25 from the Lucene fulltext index. "local": exact cosine top-K in process over the space's
+    # vectors and BM25 with the space's own statistics, read once per memory version
+    # (retrieval/layers.py, retrieval/bm25_index.py); spaces with more than snapshot_max_vectors use
+    # the indexes.
+    layer_search: str = "local"
+    # memgraphrag's last step (retrieval/fusion.py): "shares" adds each route's (PageRank, BM25)
+    # share of its own evidence; "none" returns the PageRank order (the paper)
+    fusion: str = "shares"
     snapshot_max_vectors: int = 200_000  # ~1.6 KB each held with MiniLM (384 float32 + ids, texts)
     over_fetch: int = 3  # vector hits asked per result wanted, before filtering by space and state
     # vector hits asked per layer at least: the HNSW search is approximate and searches wider for a
@@ -158,6 +180,8 @@ class RetrievalConfig:
     def __post_init__(self) -> None:
         if self.ppr_engine not in PPR_ENGINES:
             raise ValueError(f"ppr_engine must be one of {', '.join(PPR_ENGINES)}, not {self.ppr_engine!r}")
+        if self.fusion not in FUSIONS:
+            raise ValueError(f"fusion must be one of {', '.join(FUSIONS)}, not {self.fusion!r}")
         if self.layer_search not in LAYER_SEARCHES:
             raise ValueError(f"layer_search must be one of {', '.join(LAYER_SEARCHES)}, not {self.layer_search!r}")
         if not 0 < self.damping < 1:

@@ -12,6 +12,8 @@ afterwards.
 from __future__ import annotations
 
 import os
+import re
+import secrets
 import shutil
 import subprocess
 import uuid
@@ -20,12 +22,14 @@ from pathlib import Path
 import pytest
 
 from memgraph_neo4j.config import Connection, Settings
+from memgraph_neo4j.repository.documents import delete_space
+from memgraph_neo4j.retrieval.projection import space_prefix
 from memgraph_neo4j.store import CypherLibrary, GraphStore
 
 ROOT = Path(__file__).resolve().parent.parent
 TEST_BOLT_PORT = int(os.environ.get("MEMGRAPH_TEST_BOLT_PORT", "17687"))
 TEST_HTTP_PORT = int(os.environ.get("MEMGRAPH_TEST_HTTP_PORT", "17474"))
-COMPOSE_PASSWORD = os.environ.get("NEO4J_PASSWORD", "memgraph-test-pw")
+COMPOSE_PASSWORD = os.environ.get("NEO4J_PASSWORD") or secrets.token_hex(16)  # no default password
 
 
 def _pid_alive(pid: int) -> bool:
@@ -50,6 +54,7 @@ def docker_compose_file() -> str:
 
 @pytest.fixture(scope="session")
 def docker_setup() -> list[str]:
+    os.environ["NEO4J_PASSWORD"] = COMPOSE_PASSWORD  # docker-compose.yml requires one
     return ["up --build --wait"]
 
 
@@ -112,7 +117,10 @@ def store(neo4j_connection, test_settings) -> GraphStore:
     graph_store = GraphStore.connect(neo4j_connection)
     graph_store.init_schema(test_settings.embedding_dimension)
     yield graph_store
-    graph_store.close()
+    try:  # projections of the test spaces that tests named themselves (t_...) go with the session
+        graph_store.write("admin/drop_space_graphs", pattern=r"mg_t_.*")
+    finally:
+        graph_store.close()
 
 
 @pytest.fixture(scope="session")
@@ -130,7 +138,9 @@ def test_store(store, test_cypher) -> GraphStore:
 def space(store) -> str:
     name = f"t_{uuid.uuid4().hex[:10]}"
     yield name
-    store.run_implicit("admin/delete_space", space=name)
+    # the space's PPR projections too: left in the GDS catalog, a session's hundreds of them filled the
+    # server's heap until it stopped with OutOfMemoryError
+    delete_space(store, name, re.escape(space_prefix(name)) + r"\d+_p.*")
 
 
 @pytest.fixture(scope="session")

@@ -7,4 +7,7 @@ CALL () {
   UNION ALL
   MATCH (n:Passage {space: $space}) RETURN n, 'passage' AS kind, n.title AS name
 }
-RETURN collect(id(n)) AS keys, collect(kind) AS kinds, collect(n.id) AS ids, collect(name) AS names
+// names through a map: collect() drops nulls, and a passage without a title has none
+WITH collect({key: id(n), kind: kind, id: n.id, name: name}) AS rows
+RETURN [r IN rows | r.key] AS keys, [r IN rows | r.kind] AS kinds, [r IN rows | r.id] AS ids,
+       [r IN rows | r.name] AS names

@@ -1,7 +1,8 @@
 // Personalised PageRank with weighted seeds; restart probability = 1 - dampingFactor.
 // Exact top-k per kind without resolving every scored node: only the $candidates best nodes are
 // looked up. When they hold >= k passages (>= m entities) those are the global top k, since every
-// node left out scores lower; otherwise the caller asks again with more candidates.
+// node left out scores lower; otherwise the caller asks again with more candidates. `mass`: the
+// summed score of the kind's nodes among those candidates (all of them when considered < $candidates).
 CALL () {
   UNWIND $entity_seeds AS s MATCH (n:Entity {space: $space, id: s[0]}) RETURN n, s[1] AS w
   UNION ALL
@@ -22,7 +23,7 @@ WITH size(best) AS considered, gds.util.asNode(b[0]) AS node, b[1] AS score
 WHERE node:Passage OR node:Entity
 WITH considered, node, score, CASE WHEN node:Passage THEN 'passage' ELSE 'entity' END AS kind
 ORDER BY score DESC
-WITH considered, kind, collect([node, score]) AS ranked
-WITH considered, kind, size(ranked) AS found, ranked[0..CASE kind WHEN 'passage' THEN $top_k ELSE $top_m END] AS top
-RETURN kind, considered, found,
+WITH considered, kind, collect([node, score]) AS ranked, sum(score) AS mass
+WITH considered, kind, mass, size(ranked) AS found, ranked[0..CASE kind WHEN 'passage' THEN $top_k ELSE $top_m END] AS top
+RETURN kind, considered, found, mass,
        [x IN top | {id: x[0].id, name: coalesce(x[0].name, x[0].title), score: x[1], text: x[0].text}] AS top

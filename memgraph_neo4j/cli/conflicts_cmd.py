@@ -13,7 +13,6 @@ from rich.console import Console
 from rich.table import Table
 
 from memgraph_neo4j.cli.output import error, missing_space
-from memgraph_neo4j.store import StoreError
 
 if TYPE_CHECKING:
     from memgraph_neo4j.api import MemoryGraph
@@ -30,6 +29,7 @@ def _memory(space: str, model: str | None = None, base_url: str | None = None) -
     store errors end the command with a one-line message."""
     from memgraph_neo4j.adjudication import ConflictError
     from memgraph_neo4j.api import MemoryGraph
+    from memgraph_neo4j.store import StoreError
 
     try:
         chat = None

@@ -15,7 +15,6 @@ from rich.console import Console
 from rich.markup import escape
 
 from memgraph_neo4j.cli.output import err, fail
-from memgraph_neo4j.store import StoreError
 
 if TYPE_CHECKING:
     from memgraph_neo4j.config import Settings
@@ -52,6 +51,7 @@ def demo(space: str = typer.Option("demo", help="Memory space for the demo"),
     from memgraph_neo4j.config import Settings
     from memgraph_neo4j.demo.scenario import browser_guide, run_demo
     from memgraph_neo4j.llm.chat import chat_from_environment
+    from memgraph_neo4j.store import StoreError
 
     settings = Settings()
     url = _start_server(settings)

@@ -11,7 +11,6 @@ import typer
 from rich.console import Console
 
 from memgraph_neo4j.cli.output import fail, read_space
-from memgraph_neo4j.store import StoreError
 
 out = Console()
 
@@ -40,6 +39,7 @@ def eval_command(
     from memgraph_neo4j.evaluation.report import markdown, write_report
     from memgraph_neo4j.evaluation.runner import evaluate
     from memgraph_neo4j.evaluation.variants import variants
+    from memgraph_neo4j.store import StoreError
 
     try:
         chosen = variants(_names(methods), _names(ablations))

@@ -1,4 +1,8 @@
-"""The `memgraph-neo4j` command."""
+"""The `memgraph-neo4j` command.
+
+Start-up is part of every one-shot command (`query` answers in well under a second once running), so
+the command modules import what a command needs inside it: importing this module loads typer and rich,
+not the driver, numpy, pandas or the embedding runtime (tests/unit/cli/test_cli_imports.py holds it)."""
 
 from __future__ import annotations
 
@@ -18,9 +22,6 @@ from memgraph_neo4j.cli import (
     spaces_cmd,
 )
 from memgraph_neo4j.cli.output import error
-from memgraph_neo4j.config import Settings
-from memgraph_neo4j.server.connection import open_store
-from memgraph_neo4j.store import StoreError
 
 app = typer.Typer(help="Neo4j-native GraphRAG and agent memory (MemGraphRAG).", no_args_is_help=True)
 app.add_typer(neo4j_cmd.app, name="neo4j")
@@ -42,6 +43,10 @@ app.command()(demo_cmd.demo)
 @app.command()
 def init() -> None:
     """Create constraints, vector and fulltext indexes (idempotent)."""
+    from memgraph_neo4j.config import Settings
+    from memgraph_neo4j.server.connection import open_store
+    from memgraph_neo4j.store import StoreError
+
     settings = Settings()
     try:
         with open_store(settings) as store:

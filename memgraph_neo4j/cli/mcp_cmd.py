@@ -5,8 +5,10 @@ from __future__ import annotations
 import typer
 
 from memgraph_neo4j.cli.output import fail
-from memgraph_neo4j.cli.query_cmd import ENGINE_HELP, LAYERS_HELP
-from memgraph_neo4j.store import StoreError
+
+ENGINE_HELP = "local | gds | client (default MEMGRAPH_PPR_ENGINE, else local)"
+LAYERS_HELP = ("local | index: top-K exact in process or from the Neo4j indexes (default MEMGRAPH_LAYER_SEARCH, "
+               "else local)")
 
 
 def mcp(space: list[str] = typer.Option(["default"], "--space", help="Memory space to serve (repeat for more; "
@@ -21,6 +23,7 @@ def mcp(space: list[str] = typer.Option(["default"], "--space", help="Memory spa
         layer_search: str | None = typer.Option(None, "--layer-search", help=LAYERS_HELP)) -> None:
     """Serve the memory over MCP: search_memory, write_memory, get_provenance, list_conflicts, resolve_conflict."""
     from memgraph_neo4j.config import Settings
+    from memgraph_neo4j.store import StoreError
 
     try:
         from memgraph_neo4j.mcp import serve

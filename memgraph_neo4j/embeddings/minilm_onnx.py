@@ -15,7 +15,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-__all__ = ["OnnxMiniLM", "PreparedWeights", "available", "build_model"]
+__all__ = ["OnnxMiniLM", "PreparedWeights", "available", "build_model", "external_weights"]
 
 
 @dataclass
@@ -29,13 +29,23 @@ class PreparedWeights:
 
 
 def available() -> bool:
-    """True when onnxruntime and onnx import (they are dependencies, but wheels exist not everywhere)."""
+    """True when onnxruntime imports and onnx is installed (they are dependencies, but wheels exist not
+    everywhere). onnx is only found, not imported (~80 ms): a cached graph (model_cache.py) never needs it."""
+    import importlib.util
+
     try:
-        import onnx  # noqa: F401
         import onnxruntime  # noqa: F401
     except ImportError:
         return False
-    return True
+    return importlib.util.find_spec("onnx") is not None
+
+
+def external_weights(w: PreparedWeights) -> dict[str, np.ndarray]:
+    """The graph's external initialisers by name (the names `build_model` gives them)."""
+    out = {"pos": w.pos, "word": w.word, "emb_ln_w": w.emb_ln[0], "emb_ln_b": w.emb_ln[1]}
+    for n, lw in enumerate(w.layers):
+        out.update({f"l{n}_{key}": value for key, value in lw.items()})
+    return out
 
 
 class _Graph:
@@ -128,9 +138,10 @@ def build_model(w: PreparedWeights):
 
 
 class OnnxMiniLM:
-    """An ONNX Runtime session over the prepared weights; `run(ids, mask)` -> (B, D) float32."""
+    """An ONNX Runtime session over the prepared weights; `run(ids, mask)` -> (B, D) float32.
+    `graph`: the serialised graph of an earlier `self.graph` (built now when None)."""
 
-    def __init__(self, weights: PreparedWeights, threads: int | None = None) -> None:
+    def __init__(self, weights: PreparedWeights, threads: int | None = None, graph: bytes | None = None) -> None:
         import onnxruntime as ort
 
         options = ort.SessionOptions()
@@ -141,10 +152,16 @@ class OnnxMiniLM:
         options.add_session_config_entry("session.intra_op.allow_spinning", "0")
         options.graph_optimization_level = ort.GraphOptimizationLevel.ORT_ENABLE_ALL
         options.log_severity_level = 3  # errors only
-        model, self._weights = build_model(weights)  # the session reads these buffers: keep them alive
-        options.add_external_initializers(list(self._weights),
-                                          [ort.OrtValue.ortvalue_from_numpy(a) for a in self._weights.values()])
-        self.session = ort.InferenceSession(model.SerializeToString(), options, providers=["CPUExecutionProvider"])
+        if graph is None:
+            model, self._weights = build_model(weights)  # the session reads these buffers: keep them alive
+            graph = model.SerializeToString()
+        else:
+            self._weights = external_weights(weights)
+        self.graph = graph
+        # the session reads the buffers these values wrap without a copy: keep both alive with it
+        self._values = [ort.OrtValue.ortvalue_from_numpy(a) for a in self._weights.values()]
+        options.add_external_initializers(list(self._weights), self._values)
+        self.session = ort.InferenceSession(graph, options, providers=["CPUExecutionProvider"])
 
     def run(self, ids: np.ndarray, mask: np.ndarray) -> np.ndarray:
         feeds = {"input_ids": ids.astype(np.int64, copy=False), "attention_mask": mask.astype(np.int64)}

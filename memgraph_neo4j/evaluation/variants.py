@@ -13,6 +13,8 @@ from dataclasses import dataclass, field
 from memgraph_neo4j.config import RetrievalConfig, SeedConfig
 
 PAPER = SeedConfig.paper()  # eq. 6 mean entity weights, schema filter (active facts, stable schemas)
+UNFUSED = (("fusion", "none"),)  # the paper ranks by PageRank alone
+REFERENCE_ENGINES = (("ppr_engine", "gds"), ("layer_search", "index"))  # GDS PageRank, Neo4j indexes
 
 
 @dataclass(frozen=True)
@@ -32,19 +34,27 @@ METHOD_VARIANTS = {v.key: v for v in (
     Variant("bm25", "bm25", "bm25"),
     # HippoRAG 2 has no type nodes: its graph is entities, passages and similarity edges
     Variant("hipporag2", "hipporag2", "hipporag2", options=(("type_weight", 0.0),)),
-    Variant("memgraphrag", "memgraphrag default (HippoRAG-2 entity weights, no filter)", "memgraphrag"),
+    Variant("memgraphrag", "memgraphrag default (HippoRAG-2 entity weights, question names, BM25 shares)",
+            "memgraphrag"),
 )}
 
 ABLATION_VARIANTS = {v.key: v for v in (
-    Variant("paper", "memgraphrag paper (eq. 6-8 + schema filter)", "memgraphrag", PAPER),
+    Variant("paper", "memgraphrag paper (eq. 6-8 + schema filter, PageRank order)", "memgraphrag", PAPER, UNFUSED),
     Variant("paper-no-schema-filter", "  ablation: no schema filter", "memgraphrag",
-            dataclasses.replace(PAPER, schema_filter=False)),
+            dataclasses.replace(PAPER, schema_filter=False), UNFUSED),
     Variant("paper-no-hub-suppression", "  ablation: no hub suppression", "memgraphrag",
-            dataclasses.replace(PAPER, hub_suppression=False)),
+            dataclasses.replace(PAPER, hub_suppression=False), UNFUSED),
     Variant("paper-no-density", "  ablation: no density term", "memgraphrag",
-            dataclasses.replace(PAPER, density=False)),
+            dataclasses.replace(PAPER, density=False), UNFUSED),
     Variant("paper-no-adjudication", "  ablation: no adjudication (facts with a verdict used)", "memgraphrag", PAPER,
-            (("adjudication", False),)),
+            (*UNFUSED, ("adjudication", False))),
+    Variant("no-named-entities", "  default without the entities the question names", "memgraphrag",
+            SeedConfig(named_entity_weight=0.0)),
+    Variant("no-titles", "  default without the passages whose title the question names", "memgraphrag",
+            SeedConfig(title_weight=0.0)),
+    Variant("no-fusion", "  default ranked by PageRank alone (no BM25 shares)", "memgraphrag", options=UNFUSED),
+    Variant("previous-default", "  default without names and fusion (the default before issue 13)", "memgraphrag",
+            SeedConfig(named_entity_weight=0.0, title_weight=0.0), UNFUSED),
     Variant("no-adjudication", "  same, no adjudication (facts with a verdict used)", "memgraphrag",
             options=(("adjudication", False),)),
     Variant("no-type-edges", "  same, without entity-type edges", "memgraphrag", options=(("type_weight", 0.0),)),
@@ -54,10 +64,10 @@ ABLATION_VARIANTS = {v.key: v for v in (
             options=(("co_occurrence_weight", 0.25),)),
     Variant("no-co-occurrence", "  same, without co-occurrence edges", "memgraphrag",
             options=(("co_occurrence_weight", 0.0),)),
-    Variant("fast", "  same, local layers + local PPR (fast setting)", "memgraphrag",
-            options=(("layer_search", "local"), ("ppr_engine", "local"))),
-    Variant("paper-fast", "memgraphrag paper, local layers + local PPR", "memgraphrag", PAPER,
-            (("layer_search", "local"), ("ppr_engine", "local"))),
+    Variant("reference-engines", "  same, GDS PageRank over the Neo4j indexes (the reference engines)",
+            "memgraphrag", options=REFERENCE_ENGINES),
+    Variant("paper-reference-engines", "memgraphrag paper, GDS PageRank over the Neo4j indexes", "memgraphrag",
+            PAPER, (*UNFUSED, *REFERENCE_ENGINES)),
 )}
 
 DEFAULT_METHODS = ("dense", "bm25", "hipporag2", "memgraphrag")

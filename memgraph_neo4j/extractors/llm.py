@@ -23,6 +23,7 @@ from memgraph_neo4j.contracts import (
     Usage,
 )
 from memgraph_neo4j.llm.chat import ChatClient, ChatResult, approx_tokens
+from memgraph_neo4j.llm.resilience import MAX_REPLY_CHARS, ground_extraction
 from memgraph_neo4j.memory.ontology import Ontology, load_ontology
 from memgraph_neo4j.prompts.extraction import PROMPT_VERSION, parse_extraction, system_prompt, user_prompt
 
@@ -144,16 +145,23 @@ class LLMExtractor:
                 result = self._call(user)
             except Exception as exc:
                 error = f"model call failed: {type(exc).__name__}: {exc}"
-                retry = getattr(exc, "status_code", None) not in _NO_RETRY_STATUS
+                retry = getattr(exc, "status_code", None) not in _NO_RETRY_STATUS and getattr(exc, "retryable", True)
             else:
                 usage, model = usage + result.usage, result.model
                 with self._lock:
                     self._spent = self._spent + result.usage
                 try:
+                    if len(result.text) > MAX_REPLY_CHARS:  # a runaway generation: not parsed, asked again
+                        raise ValueError(f"a reply of {len(result.text):,} characters, over {MAX_REPLY_CHARS:,}")
                     extraction = parse_extraction(result.text)
                 except ValueError as exc:
                     error = f"invalid model output: {exc}"
-                else:
+                else:  # what the passage does not state (a made-up entity) is dropped
+                    extraction, dropped = ground_extraction(extraction, f"{item.title or ''}\n{item.text}",
+                                                            [n for e in entities for n in (e.name, *e.aliases)])
+                    if dropped:
+                        log.info("%s: dropped %d facts or entities the passage does not state", item.passage_id,
+                                 dropped)
                     return self._outcome(item, extraction=extraction, attempts=attempt, usage=usage, model=model)
             if not retry or attempt > self.max_retries:
                 return self._outcome(item, error=f"{error} (after {attempt} attempts)", attempts=attempt,

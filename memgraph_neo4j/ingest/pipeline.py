@@ -53,11 +53,14 @@ def passage_rows(documents: list[Document], tokens: int, overlap: int) -> list[P
             spans = [(0, len(doc.text), doc.text)]
         else:
             spans = [(c.start, c.end, c.text) for c in chunk_text(doc.text, tokens=tokens, overlap=overlap)]
+        previous = None
         for index, (start, end, text) in enumerate(spans):
             where = doc.provenance(start, end)
             rows.append(PassageRow(id=content_hash(doc.id, str(start), str(end)), doc_id=doc.id, index=index,
                                    title=doc.title or None, text=text, start=start, end=end,
-                                   page=where.page, page_end=where.page_end, heading=where.heading))
+                                   page=where.page, page_end=where.page_end, heading=where.heading,
+                                   previous=previous))
+            previous = rows[-1].id
     return rows
 
 
@@ -72,7 +75,13 @@ def ingest_documents(writer: MemoryWriter, documents: list[Document], extractor:
                      progress: bool = True, checker: ConsistencyChecker | None = None,
                      on_batch: Callable[[IngestReport, int], None] | None = None) -> IngestReport:
     """`checker`: adjudication, run on the newly active facts after every promotion (stage III).
-    `on_batch(report, chunks_done)`: called after every batch (benchmarks time slices with it)."""
+    `on_batch(report, chunks_done)`: called after every batch (benchmarks time slices with it).
+
+    Resumable: each batch is written in one transaction with its passages' extraction marks, and the
+    batches are cut from the whole passage list, not from what is left to do. A run killed (or whose
+    Neo4j was killed) at any point is finished by running it again: the committed batches are skipped
+    without an extraction call, the others are redone against the same memory they saw the first
+    time, so the space ends as an uninterrupted run would have left it."""
     began = time.monotonic()
     ontology = writer.ontology
     unique = list({d.id: d for d in documents}.values())
@@ -82,35 +91,37 @@ def ingest_documents(writer: MemoryWriter, documents: list[Document], extractor:
     existing = writer.existing_passages([p.id for p in passages])
     todo = [p for p in passages if existing.get(p.id) != ExtractionState.OK]  # new, failed or never reached
     guide = writer.guide() if guided else NoGuide()
-    inputs = [ExtractionInput(passage_id=p.id, doc_id=p.doc_id, text=p.text, title=p.title) for p in todo]
+    inputs = {p.id: ExtractionInput(passage_id=p.id, doc_id=p.doc_id, text=p.text, title=p.title) for p in todo}
     if dry_run:
-        report.estimated_tokens = extractor.estimate(inputs, guide).tokens
+        report.estimated_tokens = extractor.estimate(list(inputs.values()), guide).tokens
         report.seconds = time.monotonic() - began
         return report
 
-    new_passages = [p for p in todo if p.id not in existing]
+    new_passages = [p for p in passages if p.id not in existing]
     report.passages_new = len(new_passages)
     writer.write_documents(document_rows(unique))
     if new_passages:
         writer.write_passages(new_passages)
         writer.bump_version()
+    batches = [batch for start in range(0, len(passages), batch_size)
+               if (batch := [inputs[p.id] for p in passages[start:start + batch_size] if p.id in inputs])]
     bar = tqdm(total=len(inputs), desc=f"extract [{extractor.name}]", unit="chunk", disable=not progress)
     # An extractor that does not read the guide (offline, replayed triples) extracts batch n+1 on a
     # second thread while batch n is written: the parse overlaps the Neo4j server's work on 2 cores.
     # One that reads it (LLM) extracts after the previous promotion, as Algorithm 1 orders it.
     ahead = ThreadPoolExecutor(max_workers=1) if not getattr(extractor, "uses_guide", True) else None
-    pending = ahead.submit(extractor.extract, inputs[:batch_size], guide) if ahead and inputs else None
+    pending = ahead.submit(extractor.extract, batches[0], guide) if ahead and batches else None
+    done = 0
     try:
-        for start in range(0, len(inputs), batch_size):
-            batch = inputs[start:start + batch_size]
+        for n, batch in enumerate(batches):
             if pending is not None:
                 outcomes = pending.result()
-                following = inputs[start + batch_size:start + 2 * batch_size]
-                pending = ahead.submit(extractor.extract, following, guide) if following else None
+                pending = ahead.submit(extractor.extract, batches[n + 1], guide) if n + 1 < len(batches) else None
             else:
                 outcomes = extractor.extract(batch, guide)
-            if _record_batch(writer, outcomes, batch, checker, report, bar, on_batch, start, began):
-                report.skipped_budget += len(inputs) - start - len(batch)
+            done += len(batch)
+            if _record_batch(writer, outcomes, batch, checker, report, bar, on_batch, done, began):
+                report.skipped_budget += len(inputs) - done
                 break
     finally:
         if ahead is not None:
@@ -120,33 +131,37 @@ def ingest_documents(writer: MemoryWriter, documents: list[Document], extractor:
     return report
 
 
-def _record_batch(writer: MemoryWriter, outcomes, batch, checker, report: IngestReport, bar, on_batch,
-                  start: int, began: float) -> bool:
-    """Writes one batch's outcomes, promotes, adjudicates, updates the report; True: the budget is spent."""
-    batch_report = writer.write_outcomes(outcomes)
-    promoted, activated = writer.promote()
-    writer.bump_version()  # the PPR projection is stale now
+def tally(report: IngestReport, outcomes, written, promoted: int, activated: int,
+          checker: ConsistencyChecker | None) -> None:
+    """Adds one written batch to the report, adjudicating first when it activated facts."""
     if checker is not None and activated:
         checked = checker.run()
         report.conflicts += checked.conflicts
         report.conflicts_resolved += checked.resolved
         report.conflicts_to_review += checked.needs_review
         report.usage = report.usage + checked.usage
-    skipped = sum(o.skipped for o in outcomes)
     report.extracted += sum(o.ok for o in outcomes)
-    report.failed += batch_report.failed
-    report.skipped_budget += skipped
-    report.facts += batch_report.facts
-    report.dropped_facts += batch_report.dropped_facts
-    report.entities_new += batch_report.new_entities
-    report.bridges += batch_report.bridges
+    report.skipped_budget += sum(o.skipped for o in outcomes)
+    report.failed += written.failed
+    report.facts += written.facts
+    report.dropped_facts += written.dropped_facts
+    report.entities_new += written.new_entities
+    report.bridges += written.bridges
     report.promoted += promoted
     report.activated += activated
     for o in outcomes:
         report.usage = report.usage + o.usage
+
+
+def _record_batch(writer: MemoryWriter, outcomes, batch, checker, report: IngestReport, bar, on_batch,
+                  done: int, began: float) -> bool:
+    """Writes one batch's outcomes and promotes (one transaction, which also moves the memory version
+    on), adjudicates, updates the report; True: the budget is spent."""
+    batch_report = writer.write_batch(outcomes)
+    tally(report, outcomes, batch_report, batch_report.promoted, batch_report.activated, checker)
     bar.update(len(batch))
     if on_batch is not None:
         report.seconds = time.monotonic() - began
-        on_batch(report, start + len(batch))
+        on_batch(report, done)
     bar.set_postfix(facts=report.facts, failed=report.failed, stable=report.promoted)
-    return bool(skipped)  # the budget is spent: stop at this chunk boundary
+    return any(o.skipped for o in outcomes)  # the budget is spent: stop at this chunk boundary

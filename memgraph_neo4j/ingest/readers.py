@@ -10,20 +10,21 @@ formats fill ``Document.sections`` (page, heading path) for the passages' proven
 from __future__ import annotations
 
 import json
-import re
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterator, Sequence
 from pathlib import Path
 from typing import Any
 
 from memgraph_neo4j.ingest.document import Document, ReaderError, Section
-from memgraph_neo4j.ingest.formats.markdown import markdown_sections
+from memgraph_neo4j.ingest.formats.text import EmptyFileError, check_text_file, iter_jsonl, iter_text_parts
 
 __all__ = [
     "DEFAULT_TEXT_FIELDS",
     "SUPPORTED_EXTENSIONS",
     "Document",
+    "EmptyFileError",
     "ReaderError",
     "Section",
+    "iter_path",
     "read_hotpotqa_corpus",
     "read_musique_corpus",
     "read_path",
@@ -33,67 +34,93 @@ DEFAULT_TEXT_FIELDS: tuple[str, ...] = ("text", "content", "passage")
 _HTML_EXTENSIONS = frozenset({".html", ".htm", ".xhtml", ".mht", ".mhtml"})
 SUPPORTED_EXTENSIONS = frozenset({".txt", ".md", ".markdown", ".json", ".jsonl", ".pdf", ".docx", *_HTML_EXTENSIONS})
 _PASSAGE_KEYS = frozenset({"title", "text", "idx", "id"})  # HippoRAG corpus.json record keys
-_MD_HEADING = re.compile(r"^\s{0,3}#{1,6}\s+(.+?)\s*#*\s*$", re.MULTILINE)
 
 TextFields = str | Sequence[str] | None
 
 
 def read_path(path: str | Path, text_field: TextFields = None) -> list[Document]:
-    """Read a file (see SUPPORTED_EXTENSIONS) or recurse into a directory.
+    """Read a file (see SUPPORTED_EXTENSIONS) or recurse into a directory: ``list(iter_path(...))``.
 
     ``text_field``: the JSON field holding the text (default: first of text/content/passage).
     JSON files in the MuSiQue or HotpotQA corpus layout are detected automatically.
     """
+    return list(iter_path(path, text_field))
+
+
+def iter_path(path: str | Path, text_field: TextFields = None) -> Iterator[Document]:
+    """The Documents of a file or folder, one at a time: text, Markdown and JSON lines are streamed, so a
+    large file is never held whole (formats/text.py). A file named on its own that holds no text raises
+    EmptyFileError ("no text in ..."); a folder skips such files, and raises it when none has text."""
     path = Path(path)
     if not path.exists():
         raise FileNotFoundError(f"no such file or directory: {path}")
-    if path.is_dir():
-        docs: list[Document] = []
-        for child in sorted(path.rglob("*")):
-            rel = child.relative_to(path).parts
-            if child.is_file() and child.suffix.lower() in SUPPORTED_EXTENSIONS and not any(
-                p.startswith(".") for p in rel
-            ) and not _saved_page_asset(child, path):
-                docs += read_path(child, text_field)
-        return docs
+    if not path.is_dir():
+        yield from _file_documents(path, text_field)
+        return
+    found = False
+    for child in sorted(path.rglob("*")):
+        rel = child.relative_to(path).parts
+        if child.is_file() and child.suffix.lower() in SUPPORTED_EXTENSIONS and not any(
+            p.startswith(".") for p in rel
+        ) and not _saved_page_asset(child, path):
+            try:
+                for doc in _file_documents(child, text_field):
+                    found = True
+                    yield doc
+            except EmptyFileError:
+                continue
+    if not found:
+        raise EmptyFileError(f"no text in {path}: no file in it has text to ingest (read: "
+                             f"{', '.join(sorted(SUPPORTED_EXTENSIONS))})")
+
+
+def _file_documents(path: Path, text_field: TextFields) -> Iterator[Document]:
     suffix = path.suffix.lower()
     if suffix in (".txt", ".md", ".markdown"):
-        text = _read_text(path)
-        title = path.stem
-        sections: list[Section] = []
-        if suffix != ".txt":
-            if m := _MD_HEADING.search(text):
-                title = m.group(1)
-            sections = markdown_sections(text)
-        return [Document(title=title, text=text, source=str(path), sections=sections)] if text.strip() else []
+        yield from iter_text_parts(path, markdown=suffix != ".txt")
+        return
     if suffix == ".json":
+        check_text_file(path)
         data = _load_json(path)
         if _is_passage_list(data):
-            return _passage_docs(path, data, corpus="passages")
-        if _is_title_sentences(data):
-            return _sentence_docs(path, data)
-        records = data if isinstance(data, list) else [data]
-        return [d for i, r in enumerate(records) if (d := _record_doc(path, r, i, text_field, None))]
+            docs = _passage_docs(path, data, corpus="passages")
+        elif _is_title_sentences(data):
+            docs = _sentence_docs(path, data)
+        else:
+            records = data if isinstance(data, list) else [data]
+            docs = [d for i, r in enumerate(records) if (d := _record_doc(path, r, i, text_field, None))]
+        if not docs:
+            raise EmptyFileError(f"no text in {path}: no record holds text; nothing to ingest")
+        yield from docs
+        return
     if suffix == ".jsonl":
-        docs = []
-        for i, (line_no, record) in enumerate(_jsonl_records(path)):
+        count = 0
+        for i, (line_no, record) in enumerate(iter_jsonl(path)):
             if doc := _record_doc(path, record, i, text_field, line_no):
-                docs.append(doc)
-        return docs
+                count += 1
+                yield doc
+        if not count:
+            raise EmptyFileError(f"no text in {path}: no record holds text; nothing to ingest")
+        return
+    doc = None
     if suffix == ".pdf":
         from memgraph_neo4j.ingest.formats.pdf import read_pdf
 
-        return [read_pdf(path)]
-    if suffix == ".docx":
+        doc = read_pdf(path)
+    elif suffix == ".docx":
         from memgraph_neo4j.ingest.formats.docx import read_docx
 
-        return [doc] if (doc := read_docx(path)) else []
-    if suffix in _HTML_EXTENSIONS:
+        doc = read_docx(path)
+    elif suffix in _HTML_EXTENSIONS:
         from memgraph_neo4j.ingest.formats.html import read_html
 
-        return [doc] if (doc := read_html(path)) else []
-    raise ReaderError(f"unsupported file type {path.suffix or '(none)'!r} for {path}; "
-                      f"supported: {', '.join(sorted(SUPPORTED_EXTENSIONS))}")
+        doc = read_html(path)
+    else:
+        raise ReaderError(f"unsupported file type {path.suffix or '(none)'!r} for {path}; "
+                          f"supported: {', '.join(sorted(SUPPORTED_EXTENSIONS))} (plain text: rename it to .txt)")
+    if doc is None:
+        raise EmptyFileError(f"no text in {path}: it holds no readable text; nothing to ingest")
+    yield doc
 
 
 def read_musique_corpus(path: str | Path) -> list[Document]:
@@ -128,10 +155,12 @@ def _saved_page_asset(path: Path, root: Path) -> bool:
 
 
 def _read_text(path: Path) -> str:
+    check_text_file(path)
     try:
         return path.read_text(encoding="utf-8-sig")  # -sig: drop a BOM some editors add
     except UnicodeDecodeError as exc:
-        raise ReaderError(f"{path}: not valid UTF-8 text ({exc.reason} at byte {exc.start})") from None
+        raise ReaderError(f"{path}: not valid UTF-8 text ({exc.reason} at byte {exc.start}); convert it to UTF-8 "
+                          "first, e.g. iconv -f latin1 -t utf-8") from None
 
 
 def _load_json(path: Path) -> Any:
@@ -139,16 +168,6 @@ def _load_json(path: Path) -> Any:
         return json.loads(_read_text(path))
     except json.JSONDecodeError as exc:
         raise ReaderError(f"{path}: invalid JSON at line {exc.lineno}, column {exc.colno}: {exc.msg}") from None
-
-
-def _jsonl_records(path: Path) -> Iterable[tuple[int, Any]]:
-    for line_no, line in enumerate(_read_text(path).splitlines(), start=1):
-        if not line.strip():
-            continue
-        try:
-            yield line_no, json.loads(line)
-        except json.JSONDecodeError as exc:
-            raise ReaderError(f"{path}: invalid JSON on line {line_no}: {exc.msg}") from None
 
 
 def _corpus_file(path: str | Path) -> Path:

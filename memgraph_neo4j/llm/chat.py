@@ -13,6 +13,7 @@ from typing import TYPE_CHECKING, Any, Protocol, runtime_checkable
 from pydantic import BaseModel
 
 from memgraph_neo4j.contracts import Usage
+from memgraph_neo4j.llm.resilience import CircuitBreaker
 
 if TYPE_CHECKING:
     from langchain_core.language_models import BaseChatModel
@@ -75,8 +76,10 @@ class OpenAIChat:
         *,
         structured: bool = False,
         temperature: float | None = 0.0,
+        breaker: CircuitBreaker | None = None,
     ) -> None:
         self.model = model
+        self.breaker = breaker or CircuitBreaker(name=model)  # shared by every call of this client
         self.price = price
         self.timeout = timeout
         self.json_mode = json_mode
@@ -115,7 +118,8 @@ class OpenAIChat:
             kwargs["temperature"] = self.temperature
         messages = [{"role": "system", "content": system}, {"role": "user", "content": user}]
         try:
-            resp = self.client.chat.completions.create(model=self.model, messages=messages, **kwargs)
+            resp = self.breaker.call(lambda: self.client.chat.completions.create(model=self.model, messages=messages,
+                                                                                 **kwargs))
         except openai.APITimeoutError as exc:
             # One exception type for timeouts whatever the provider.
             raise TimeoutError(f"{self.model}: no answer within {self.timeout:g}s") from exc
@@ -132,15 +136,16 @@ class LangChainChat:
 
     provider = "langchain"
 
-    def __init__(self, model: BaseChatModel, price: Price | None = None) -> None:
+    def __init__(self, model: BaseChatModel, price: Price | None = None, breaker: CircuitBreaker | None = None) -> None:
         self.llm = model
         self.price = price
         self.model = str(getattr(model, "model_name", None) or getattr(model, "model", None) or type(model).__name__)
+        self.breaker = breaker or CircuitBreaker(name=self.model)
 
     def complete_json(self, system: str, user: str, schema: type[BaseModel]) -> ChatResult:
         from langchain_core.messages import HumanMessage, SystemMessage
 
-        msg = self.llm.invoke([SystemMessage(content=system), HumanMessage(content=user)])
+        msg = self.breaker.call(lambda: self.llm.invoke([SystemMessage(content=system), HumanMessage(content=user)]))
         text = msg.text  # a property in langchain-core 1.x; a method in early 0.3 releases
         text = str(text) if isinstance(text, str) else text()
         meta = getattr(msg, "usage_metadata", None)

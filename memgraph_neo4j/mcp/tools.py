@@ -27,7 +27,8 @@ from memgraph_neo4j.mcp.models import (
 from memgraph_neo4j.mcp.spaces import SpacePool
 
 Space = Annotated[str | None, Field(description="Memory space; one this server serves (default: its first space)")]
-Method = Literal["memgraphrag", "hipporag2", "dense", "bm25"]
+Method = Literal["memgraphrag", "hipporag2", "dense", "bm25", "hybrid", "hybrid-expand", "hybrid-context",
+                 "hybrid-ppr", "dual"]
 Status = Literal["open", "resolved", "dismissed", "needs_review"]
 Action = Literal["accept", "reject", "revert"]
 EVIDENCE_PER_HIT = 3  # evidence passages listed per fact in search results
@@ -43,7 +44,12 @@ class MemoryTools:
         space: Space = None,
         top_k: Annotated[int, Field(ge=1, le=50, description="Passages to return")] = 5,
         method: Annotated[Method, Field(description="memgraphrag (graph + PageRank, default), hipporag2, "
-                                                    "dense (embeddings only) or bm25 (keywords only)")]
+                                                    "dense (embeddings only), bm25 (keywords only); for "
+                                                    "conversation memory: hybrid (System-1: vectors + "
+                                                    "keywords over messages, entities, facts, fused), "
+                                                    "hybrid-context / hybrid-expand / hybrid-ppr (System-1 "
+                                                    "expanded), dual (System-1 + the model's walk of the "
+                                                    "category hierarchy)")]
         = "memgraphrag",
     ) -> SearchOutput:
         with self.pool.use(space, must_exist=True) as memory:

@@ -11,19 +11,30 @@ from memgraph_neo4j.memory.resolve import GENERIC_TYPE, Mention, Resolution
 from memgraph_neo4j.repository.facts import FactRow, MentionRow
 
 
+class _Memo(dict):
+    """Memoised normalisation within one batch: a batch names the same few types and entities many times."""
+
+    def __init__(self, fn) -> None:
+        super().__init__()
+        self.fn = fn
+
+    def __missing__(self, text):
+        value = self[text] = self.fn(text)
+        return value
+
+
 def mentions_of(outcomes: list[ExtractionOutcome], ontology: Ontology) -> list[Mention]:
     """Every entity an outcome names: its entity list plus fact heads and tails."""
     out: list[Mention] = []
+    typ = _Memo(lambda t: normalize_type(t, ontology) or GENERIC_TYPE)  # "Thing" for no type
     for o in outcomes:
         if not o.ok:
             continue
         for e in o.extraction.entities:
-            out.append(Mention(e.name, normalize_type(e.type, ontology) or GENERIC_TYPE, o.passage_id))
+            out.append(Mention(e.name, typ[e.type], o.passage_id))
         for f in o.extraction.facts:
-            out.append(Mention(f.head, normalize_type(f.head_type, ontology) if f.head_type else GENERIC_TYPE,
-                               o.passage_id))
-            out.append(Mention(f.tail, normalize_type(f.tail_type, ontology) if f.tail_type else GENERIC_TYPE,
-                               o.passage_id))
+            out.append(Mention(f.head, typ[f.head_type], o.passage_id))
+            out.append(Mention(f.tail, typ[f.tail_type], o.passage_id))
     return out
 
 
@@ -50,23 +61,27 @@ def fact_rows(outcomes: list[ExtractionOutcome], resolution: Resolution, ontolog
     facts: dict[tuple[str, str], FactRow] = {}
     mentions: set[MentionRow] = set()
     dropped = 0
+    key = _Memo(normalize_entity_name)
+    rel = _Memo(lambda r: normalize_relation(r, ontology))
+    declared_of = _Memo(lambda s: is_declared(ontology, *s))
     for o in outcomes:
         if not o.ok:
             continue
-        for m in mentions_of([o], ontology):
-            entity_id = resolution.by_key.get(normalize_entity_name(m.name))
+        names = [e.name for e in o.extraction.entities] + [n for f in o.extraction.facts for n in (f.head, f.tail)]
+        for name in names:
+            entity_id = resolution.by_key.get(key[name])
             if entity_id:
                 mentions.add(MentionRow(o.passage_id, entity_id))
         for f in o.extraction.facts:
-            relation = normalize_relation(f.relation, ontology)
-            head_id = resolution.by_key.get(normalize_entity_name(f.head))
-            tail_id = resolution.by_key.get(normalize_entity_name(f.tail))
+            relation = rel[f.relation]
+            head_id = resolution.by_key.get(key[f.head])
+            tail_id = resolution.by_key.get(key[f.tail])
             if not relation or not head_id or not tail_id or head_id == tail_id:
                 dropped += 1
                 continue
             head, tail = resolution.entities[head_id], resolution.entities[tail_id]
             head_type, tail_type = head.type, tail.type
-            declared = is_declared(ontology, head_type, relation, tail_type)
+            declared = declared_of[(head_type, relation, tail_type)]
             time = (f.time or "").strip() or None
             fact_id = content_hash(head_id, relation, tail_id, time or "")
             facts[(o.passage_id, fact_id)] = FactRow(

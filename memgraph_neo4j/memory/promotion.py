@@ -22,6 +22,14 @@ def min_frequency(facts: FactRepository, ontology: Ontology) -> int:
     return facts.promotion_cutoff(rule.percentile / 100.0) + 1
 
 
+def promotion_bar(ontology: Ontology) -> tuple[int | None, float | None]:
+    """(threshold, percentile 0..1) of the ontology's promotion rule, as promote_and_activate takes them."""
+    rule = ontology.promotion
+    if rule.threshold is not None:
+        return rule.threshold, None
+    return None, (rule.percentile / 100.0 if rule.percentile else None)
+
+
 def promote(facts: FactRepository, ontology: Ontology, full: bool = False) -> tuple[int, int]:
     """Returns (schemas promoted, facts activated).
 
@@ -30,8 +38,7 @@ def promote(facts: FactRepository, ontology: Ontology, full: bool = False) -> tu
     `full` recounts every schema and activates every pending fact of a stable schema (MemoryGraph.promote).
     Either way the bar is checked against every candidate: the percentile rule's cutoff moves."""
     facts.promote_frequency(full)
-    promoted, activated = facts.promote_and_activate(min_frequency(facts, ontology),
-                                                     open_world=ontology.mode == "open")
+    promoted, activated = facts.promote_and_activate(*promotion_bar(ontology), open_world=ontology.mode == "open")
     if full:
         activated += facts.activate_facts()
     return promoted, activated

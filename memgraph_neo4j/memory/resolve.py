@@ -5,6 +5,10 @@ stored entity of a compatible type (vector index, cosine >= merge threshold); (3
 another new name of the same batch; (4) a new entity whose id is the hash of its normalised name.
 In "link" mode steps 2-3 do not merge but return SAME_AS pairs.
 
+With `bridge=(k, threshold)` it also gives stage IV's SIMILAR edges of the new entities, from the same
+vector look-up (one read per batch) plus their similarity to the batch's other new entities: the k
+nearest with cosine >= threshold, before anything is written, so the batch's writes are one transaction.
+
 Pure: the stored entities are consulted through `EntityLookup` (the EntityRepository, or a fake).
 """
 
@@ -48,6 +52,14 @@ class ResolvedEntity:
     aliases: set[str] = field(default_factory=set)
     embedding: list[float] | None = None
     is_new: bool = True
+    stored_keys: set[str] = field(default_factory=set)  # names that already have an Alias node
+    stored_aliases: set[str] | None = None  # surface forms already stored; None: not known
+
+    @property
+    def changed(self) -> bool:
+        """A stored entity gains a name or surface form (a new one always has something to write)."""
+        return (self.is_new or self.stored_aliases is None or bool(self.keys - self.stored_keys)
+                or bool(self.aliases - self.stored_aliases))
 
     def row(self) -> EntityRow:
         return EntityRow(self.id, self.name, self.type, sorted(self.aliases), sorted(self.keys), self.embedding)
@@ -58,6 +70,7 @@ class Resolution:
     by_key: dict[str, str]  # normalised name -> entity id
     entities: dict[str, ResolvedEntity]  # entity id -> what to write
     same_as: list[SimilarEdge] = field(default_factory=list)  # link mode
+    bridges: list[SimilarEdge] = field(default_factory=list)  # SIMILAR edges of new entities (`bridge`)
 
 
 class EntityLookup(Protocol):
@@ -68,8 +81,22 @@ class EntityLookup(Protocol):
     def entity_neighbors(self, rows: list[VectorQuery], fetch: int, min_cosine: float) -> list[Neighbor]: ...
 
 
+def _nearest(candidates: list[tuple[float, str]], k: int) -> list[tuple[float, str]]:
+    """The k best (cosine, neighbour) pairs, ties to the lower id, each neighbour once."""
+    seen: set[str] = set()
+    out = []
+    for cosine, neighbor in sorted(candidates, key=lambda c: (-c[0], c[1])):
+        if neighbor not in seen:
+            seen.add(neighbor)
+            out.append((cosine, neighbor))
+            if len(out) == k:
+                break
+    return out
+
+
 def resolve_mentions(stored: EntityLookup, mentions: list[Mention], embedder=None,
-                     merge_threshold: float = 0.9, mode: str = "merge") -> Resolution:
+                     merge_threshold: float = 0.9, mode: str = "merge",
+                     bridge: tuple[int, float] | None = None) -> Resolution:
     surfaces: dict[str, Counter] = defaultdict(Counter)
     types: dict[str, list[str]] = defaultdict(list)
     for m in mentions:
@@ -94,20 +121,29 @@ def resolve_mentions(stored: EntityLookup, mentions: list[Mention], embedder=Non
     # (1) exact: names seen before, stored as Alias nodes
     for alias in stored.lookup_aliases(keys):
         attach(alias.key, alias.entity_id, alias.type, is_new=False)
+        ent = entities[alias.entity_id]
+        ent.stored_keys.add(alias.key)
+        ent.stored_aliases = (ent.stored_aliases or set()) | set(alias.aliases)
     pending = [k for k in keys if k not in by_key]
     if not pending:
         return Resolution(by_key, entities, same_as)
 
     vectors: dict[str, np.ndarray] = {}
+    near: dict[str, list[tuple[float, str]]] = defaultdict(list)  # key -> stored entities for bridging
     if embedder is not None:
         names = [surfaces[k].most_common(1)[0][0] for k in pending]
         matrix = embedder.embed_documents(names)
         vectors = {k: matrix[i] for i, k in enumerate(pending)}
-        # (2) similar stored entity of a compatible type
+        # (2) similar stored entity of a compatible type; the same read finds bridging's neighbours
         queries = [VectorQuery(f"key:{k}", vectors[k].tolist()) for k in pending]
         best: dict[str, Neighbor] = {}
-        for hit in stored.entity_neighbors(queries, fetch=20, min_cosine=merge_threshold):
+        fetch, floor = (max(20, 3 * bridge[0]), min(merge_threshold, bridge[1])) if bridge else (20, merge_threshold)
+        for hit in stored.entity_neighbors(queries, fetch=fetch, min_cosine=floor):
             key = hit.id[4:]
+            if bridge and hit.cosine >= bridge[1]:
+                near[key].append((hit.cosine, hit.neighbor))
+            if hit.cosine < merge_threshold:
+                continue
             if key not in best and types_compatible(pick_type(types[key]), hit.type):
                 best[key] = hit
         for key, hit in best.items():
@@ -148,4 +184,15 @@ def resolve_mentions(stored: EntityLookup, mentions: list[Mention], embedder=Non
             root_ids[row_of[key]] = entity_id
         if target:
             same_as.append(SimilarEdge(entity_id, target[0], target[1]))
-    return Resolution(by_key, entities, same_as)
+    resolution = Resolution(by_key, entities, same_as)
+    if bridge and is_root.any():
+        # (IV) bridging: each new entity to its k nearest, stored ones or this batch's other new ones
+        roots = np.flatnonzero(is_root)
+        for i in roots:
+            own = root_ids[int(i)]
+            candidates = list(near[embedded[i]])
+            candidates += [(float(sims[i, j]), root_ids[int(j)]) for j in roots
+                           if j != i and sims[i, j] >= bridge[1]]
+            resolution.bridges += [SimilarEdge(own, neighbor, cosine)
+                                   for cosine, neighbor in _nearest(candidates, bridge[0]) if neighbor != own]
+    return resolution

@@ -1,28 +1,27 @@
 """Writes the global memory: documents, passages, entities, facts, schemas; promotion; bridging.
 
 All writes go through the repositories (repository/), batched `UNWIND` statements from
-cypher/memory/ that MERGE on content-hash ids in driver-managed transactions: running the same
-ingest twice changes nothing.
+cypher/memory/ that MERGE on content-hash ids (or CREATE what this batch knows to be new) in
+driver-managed transactions, one transaction per extraction batch: running the same ingest twice
+changes nothing, and a killed one is finished by running it again.
 """
 
 from __future__ import annotations
 
-from collections import defaultdict
 from dataclasses import dataclass
 
 from memgraph_neo4j.config import MemoryConfig
 from memgraph_neo4j.contracts import ExtractionOutcome, ExtractionState, MemoryGuide
 from memgraph_neo4j.memory.facts import fact_rows, mentions_of, relation_words
 from memgraph_neo4j.memory.ontology import Ontology
-from memgraph_neo4j.memory.promotion import promote
+from memgraph_neo4j.memory.promotion import promote, promotion_bar
 from memgraph_neo4j.memory.resolve import resolve_mentions
-from memgraph_neo4j.repository.entities import EntityRepository, SimilarEdge, VectorQuery
+from memgraph_neo4j.repository.batch import WriteBatch, WriteConflict
+from memgraph_neo4j.repository.entities import EntityRepository
 from memgraph_neo4j.repository.facts import FactRepository
 from memgraph_neo4j.repository.guide import Neo4jGuide
 from memgraph_neo4j.repository.passages import DocumentRow, DocumentUsage, ExtractionMark, PassageRepository, PassageRow
 from memgraph_neo4j.store import GraphStore
-
-NEIGHBOR_QUERIES = 500  # entity vectors per nearest-neighbour read while bridging
 
 
 @dataclass
@@ -49,6 +48,7 @@ class MemoryWriter:
         self.space, self.ontology = space, ontology
         self.embedder = embedder
         self.config = config or MemoryConfig()
+        self.store = store
         self.passages = PassageRepository(store, space)
         self.entities = EntityRepository(store, space)
         self.facts = FactRepository(store, space)
@@ -77,32 +77,31 @@ class MemoryWriter:
 
     # ----- fact layer --------------------------------------------------------------------------
     def write_outcomes(self, outcomes: list[ExtractionOutcome]) -> BatchReport:
-        report = BatchReport()
-        resolution = resolve_mentions(self.entities, mentions_of(outcomes, self.ontology), self.embedder,
-                                      self.config.merge_threshold, self.config.resolution)
-        entity_rows = [e.row() for e in resolution.entities.values()]
-        # new entities merged into another new one carry no vector yet; stored ones keep theirs
-        missing = [r for r in entity_rows if r.embedding is None and resolution.entities[r.id].is_new]
-        for row, vector in zip(missing, _embed(self.embedder, [r.name for r in missing])):
-            row.embedding = vector
-        rows = fact_rows(outcomes, resolution, self.ontology)
-        self.facts.write_types({r.type for r in entity_rows}
-                               | {t for f in rows.facts for t in (f.head_type, f.tail_type)})
-        self.entities.write_entities(entity_rows)
-        report.new_entities = sum(e.is_new for e in resolution.entities.values())
-        if resolution.same_as:
-            self.entities.link_same_as(resolution.same_as)
+        """One batch's entities, facts, mentions, bridges and extraction marks, in one transaction."""
+        return self.write_batch(outcomes, promote=False)
 
-        fact_vectors = _embed(self.embedder, [r.text for r in rows.facts])
-        schema_texts = {r.schema_id: f"{r.head_type} {relation_words(r.relation)} {r.tail_type}"
-                        for r in rows.facts}
-        schema_vectors = dict(zip(schema_texts, _embed(self.embedder, list(schema_texts.values()))))
-        for row, vector in zip(rows.facts, fact_vectors):
-            row.embedding = vector
-            row.schema_embedding = schema_vectors[row.schema_id]
-        self.facts.write_facts(rows.facts)
-        self.facts.write_mentions(rows.mentions)
+    def write_batch(self, outcomes: list[ExtractionOutcome], promote: bool = True) -> BatchReport:
+        """Everything one batch of extractions changes, in ONE write transaction: types, entities, schemas,
+        facts, mentions, SIMILAR bridges, extraction marks, token usage, document status, then (`promote`)
+        stage II and the memory version. A kill leaves the whole batch or none of it, and its passages
+        stay `pending` until it commits: the next run redoes exactly the batches not committed.
+        Reads come first (aliases, one vector look-up for resolution and bridging)."""
+        report = BatchReport()
+        bridge = (self.config.bridge_k, self.config.bridge_threshold) if self.embedder is not None else None
+        resolution = resolve_mentions(self.entities, mentions_of(outcomes, self.ontology), self.embedder,
+                                      self.config.merge_threshold, self.config.resolution, bridge=bridge)
+        rows = fact_rows(outcomes, resolution, self.ontology)
+        entities = resolution.entities
+        schema_texts = {r.schema_id: f"{r.head_type} {relation_words(r.relation)} {r.tail_type}" for r in rows.facts}
+        # one embedding call for the batch's fact and schema texts (the embedder sorts them by length)
+        vectors = _embed(self.embedder, [r.text for r in rows.facts] + list(schema_texts.values()))
+        schema_vectors = dict(zip(schema_texts, vectors[len(rows.facts):]))
+        for row, vector in zip(rows.facts, vectors):
+            row.embedding, row.schema_embedding = vector, schema_vectors[row.schema_id]
+        new_ids = {i for i, e in entities.items() if e.is_new}
+        report.new_entities = len(new_ids)
         report.facts, report.dropped_facts = len(rows.facts), rows.dropped
+        report.bridges = len(resolution.bridges)
 
         marks: list[ExtractionMark] = []
         usage: dict[str, DocumentUsage] = {}
@@ -113,12 +112,36 @@ class MemoryWriter:
             u.prompt_tokens += o.usage.prompt_tokens
             u.completion_tokens += o.usage.completion_tokens
             u.cost += o.usage.cost
-        self.passages.mark_extraction(marks)
-        self.passages.record_usage(list(usage.values()))
-        if self.embedder is not None:
-            vectors = {r.id: r.embedding for r in entity_rows
-                       if resolution.entities[r.id].is_new and r.embedding is not None}
-            report.bridges = self.bridge(vectors)
+
+        def statements(fast: bool) -> tuple[WriteBatch, int | None]:
+            batch = WriteBatch(self.store, self.space)
+            created = new_ids if fast else set()
+            self.facts.add_types(batch, {e.type for e in entities.values()}
+                                 | {t for f in rows.facts for t in (f.head_type, f.tail_type)})
+            self.entities.add_entities(batch, [entities[i].row() for i in sorted(created)],
+                                       [e.row() for i, e in entities.items() if i not in created and e.changed])
+            self.entities.add_same_as(batch, resolution.same_as)
+            new_facts = {f.id for f in rows.facts if f.head_id in created or f.tail_id in created}
+            self.facts.add_facts(batch, rows.facts, new_facts)
+            self.facts.add_mentions(batch, rows.mentions, created)
+            self.entities.add_bridges(batch, resolution.bridges)
+            self.passages.add_marks(batch, marks, list(usage.values()))
+            promotion = None
+            if promote:
+                promotion = self.facts.add_promotion(batch, *promotion_bar(self.ontology),
+                                                     open_world=self.ontology.mode == "open")
+                self.passages.add_bump_version(batch)
+            return batch, promotion
+
+        batch, promotion = statements(fast=True)
+        try:
+            results = batch.commit()
+        except WriteConflict:  # another writer created one of "our" new entities first: merge instead
+            batch, promotion = statements(fast=False)
+            results = batch.commit()
+        if promotion is not None:
+            report.promoted, report.activated = (results[promotion][0]["promoted"],
+                                                 results[promotion][0]["activated"])
         return report
 
     # ----- stage II: promotion -----------------------------------------------------------------
@@ -126,22 +149,3 @@ class MemoryWriter:
         """Recount schema support, promote candidates, activate facts. Returns (promoted, activated).
         Only the schemas and facts written since the last promotion are looked at, unless `full`."""
         return promote(self.facts, self.ontology, full=full)
-
-    # ----- stage IV: bridging ------------------------------------------------------------------
-    def bridge(self, vectors: dict[str, list[float]]) -> int:
-        """SIMILAR edges from each new entity to its nearest stored entities with cosine >= threshold.
-        Type links need no extra step: entities share Type nodes through HAS_TYPE."""
-        if not vectors:
-            return 0
-        queries = [VectorQuery(i, v) for i, v in vectors.items()]
-        edges: list[SimilarEdge] = []
-        per_id: dict[str, int] = defaultdict(int)
-        for start in range(0, len(queries), NEIGHBOR_QUERIES):
-            for hit in self.entities.entity_neighbors(queries[start:start + NEIGHBOR_QUERIES],
-                                                      fetch=self.config.bridge_k * 3,
-                                                      min_cosine=self.config.bridge_threshold):
-                if per_id[hit.id] < self.config.bridge_k:
-                    per_id[hit.id] += 1
-                    edges.append(SimilarEdge(hit.id, hit.neighbor, hit.cosine))
-        self.entities.bridge_similar(edges)
-        return len(edges)

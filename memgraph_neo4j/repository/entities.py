@@ -6,6 +6,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from memgraph_neo4j.repository.base import Repository, store_rows
+from memgraph_neo4j.repository.batch import WriteBatch
 
 
 @dataclass
@@ -25,6 +26,7 @@ class AliasHit:
     key: str
     entity_id: str
     type: str
+    aliases: tuple[str, ...] = ()  # the surface forms the entity already has
 
 
 @dataclass(frozen=True)
@@ -60,7 +62,7 @@ class EntityRepository(Repository):
         self._write_rows("memory/link_same_as", edges)
 
     def lookup_aliases(self, keys: list[str]) -> list[AliasHit]:
-        return [AliasHit(r["key"], r["entity_id"], r["type"])
+        return [AliasHit(r["key"], r["entity_id"], r["type"], tuple(r["aliases"] or ()))
                 for r in self.store.read("memory/lookup_aliases", space=self.space, keys=keys)]
 
     def entity_neighbors(self, rows: list[VectorQuery], fetch: int, min_cosine: float) -> list[Neighbor]:
@@ -73,3 +75,16 @@ class EntityRepository(Repository):
 
     def bridge_similar(self, edges: list[SimilarEdge]) -> None:
         self._write_rows("memory/bridge_similar", edges)
+
+    # ----- the same, as statements of one batch's transaction (repository/batch.py) -------------
+    def add_entities(self, batch: WriteBatch, new: list[EntityRow], stored: list[EntityRow]) -> None:
+        """`new`: entities none of whose names is stored (created); `stored`: entities that exist and
+        gain aliases or names (merged)."""
+        batch.add_rows("memory/create_entities", new)
+        batch.add_rows("memory/write_entities", stored)
+
+    def add_same_as(self, batch: WriteBatch, edges: list[SimilarEdge]) -> None:
+        batch.add_rows("memory/link_same_as", edges)
+
+    def add_bridges(self, batch: WriteBatch, edges: list[SimilarEdge]) -> None:
+        batch.add_rows("memory/bridge_similar", edges)

@@ -6,7 +6,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from memgraph_neo4j.contracts import FactState, SchemaState
-from memgraph_neo4j.repository.base import BATCH, Repository
+from memgraph_neo4j.repository.base import BATCH, Repository, store_rows
+from memgraph_neo4j.repository.batch import WriteBatch
 
 
 @dataclass
@@ -65,6 +66,24 @@ def schema_rows(facts: list[FactRow]) -> list[SchemaRow]:
     return list(rows.values())
 
 
+def new_fact_maps(facts: list[FactRow]) -> list[dict]:
+    """One parameter map per distinct new fact, with every passage of the batch that evidences it."""
+    out: dict[str, dict] = {}
+    for f, m in zip(facts, store_rows(facts)):
+        row = out.get(f.id)
+        if row is None:
+            row = out[f.id] = m
+            row["passage_ids"] = []
+        row["passage_ids"].append(f.passage_id)
+    return list(out.values())
+
+
+def promotion_params(threshold: int | None, percentile: float | None, open_world: bool) -> dict:
+    """The bar of promote_and_activate: a fixed threshold, else the percentile rule (0..1), else 1."""
+    return dict(threshold=threshold, percentile=percentile if threshold is None else None, open=open_world,
+                **_STATES)
+
+
 _STATES = dict(pending=FactState.PENDING.value, active=FactState.ACTIVE.value,
                candidate=SchemaState.CANDIDATE.value, stable=SchemaState.STABLE.value)
 
@@ -83,6 +102,30 @@ class FactRepository(Repository):
     def write_mentions(self, rows: list[MentionRow]) -> None:
         self._write_rows("memory/write_mentions", rows, BATCH * 5)
 
+    # ----- the same, as statements of one batch's transaction (repository/batch.py) -------------
+    def add_types(self, batch: WriteBatch, types: set[str]) -> None:
+        if types:
+            batch.add("memory/write_types", types=sorted(types))
+
+    def add_facts(self, batch: WriteBatch, rows: list[FactRow], new: set[str]) -> None:
+        """Schemas, then facts: those whose id is in `new` (an end is a new entity, so the fact cannot be
+        stored yet) are created with all their passages at once, the others merged."""
+        batch.add_rows("memory/write_schemas", schema_rows(rows))
+        batch.add_rows("memory/create_facts", new_fact_maps([r for r in rows if r.id in new]))
+        batch.add_rows("memory/write_facts", [r for r in rows if r.id not in new],
+                       retracted=FactState.RETRACTED.value)
+
+    def add_mentions(self, batch: WriteBatch, rows: list[MentionRow], new_entities: set[str]) -> None:
+        batch.add_rows("memory/create_mentions", [r for r in rows if r.entity_id in new_entities])
+        batch.add_rows("memory/write_mentions", [r for r in rows if r.entity_id not in new_entities])
+
+    def add_promotion(self, batch: WriteBatch, threshold: int | None, percentile: float | None,
+                      open_world: bool) -> int:
+        """Stage II at the end of the batch's transaction (it sees the batch's facts); returns the index of
+        the promote_and_activate result ({promoted, activated})."""
+        batch.add("memory/promote_frequency_of")
+        return batch.add("memory/promote_and_activate", **promotion_params(threshold, percentile, open_world))
+
     # ----- promotion ---------------------------------------------------------------------------
     def promote_frequency(self, full: bool = False) -> int:
         """Recount the frequency (distinct supporting passages) of the schemas of the facts written since
@@ -95,12 +138,14 @@ class FactRepository(Repository):
         row = self.store.read("memory/promotion_cutoff", space=self.space, percentile=percentile)[0]
         return int(row["cutoff"] or 0)
 
-    def promote_and_activate(self, min_frequency: int, open_world: bool) -> tuple[int, int]:
-        """One transaction: candidates with frequency >= min_frequency become stable (undeclared ones only
-        if open); the new facts of stable schemas and the pending facts of the schemas promoted now become
-        active. Returns (schemas promoted, facts activated)."""
-        row = self.store.write("memory/promote_and_activate", space=self.space, min_frequency=min_frequency,
-                               open=open_world, **_STATES)[0]
+    def promote_and_activate(self, threshold: int | None, percentile: float | None,
+                             open_world: bool) -> tuple[int, int]:
+        """One transaction: candidates at or above the bar (`threshold`, else one above the frequency at
+        `percentile` (0..1) of the undeclared schemas, else 1) become stable (undeclared ones only if open);
+        the new facts of stable schemas and the pending facts of the schemas promoted now become active.
+        Returns (schemas promoted, facts activated)."""
+        row = self.store.write("memory/promote_and_activate", space=self.space,
+                               **promotion_params(threshold, percentile, open_world))[0]
         return row["promoted"], row["activated"]
 
     def activate_facts(self) -> int:

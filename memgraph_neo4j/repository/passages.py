@@ -5,10 +5,10 @@ token usage per document and the memory version (cypher/memory/*).
 from __future__ import annotations
 
 from dataclasses import dataclass
-from itertools import pairwise
 
 from memgraph_neo4j.contracts import ExtractionState
-from memgraph_neo4j.repository.base import BATCH, Repository
+from memgraph_neo4j.repository.base import Repository, store_rows
+from memgraph_neo4j.repository.batch import WriteBatch
 
 PASSAGE_BATCH = 500  # passages carry text and an embedding each
 
@@ -35,6 +35,7 @@ class PassageRow:
     page: int | None = None  # first and last page of a paged document (PDF), 1-based
     page_end: int | None = None
     heading: str | None = None  # heading path, outermost first, joined by " > "
+    previous: str | None = None  # id of the passage before it in its document (the NEXT link)
 
     @property
     def embedding_text(self) -> str:
@@ -61,6 +62,24 @@ class DocumentUsage:
     cost: float = 0.0
 
 
+# Document.status, from the extraction states of its passages (memory/mark_documents)
+DOCUMENT_STATES = dict(ingesting="ingesting", partial="partial", done="done",
+                       pending=ExtractionState.PENDING.value, failed=ExtractionState.FAILED.value)
+
+
+def next_links(rows: list[PassageRow]) -> list[dict[str, str]]:
+    """NEXT links ending at these passages: from `previous` when known (also when the passage before is
+    stored already: a resumed ingest), else from the row before it of the same document."""
+    links = []
+    for i, row in enumerate(rows):
+        before = row.previous
+        if before is None and i and rows[i - 1].doc_id == row.doc_id and rows[i - 1].index == row.index - 1:
+            before = rows[i - 1].id
+        if before is not None:
+            links.append({"from": before, "to": row.id})
+    return links
+
+
 class PassageRepository(Repository):
     def existing_passages(self, ids: list[str]) -> dict[str, ExtractionState]:
         """Stored passages among `ids` and the state of their extraction."""
@@ -71,10 +90,19 @@ class PassageRepository(Repository):
         self._write_rows("memory/write_documents", rows)
 
     def write_passages(self, rows: list[PassageRow]) -> None:
-        """Passages (new ones start `pending`), then NEXT between consecutive passages of a document."""
-        self._write_rows("memory/write_passages", rows, PASSAGE_BATCH, pending=ExtractionState.PENDING.value)
-        links = [{"from": a.id, "to": b.id} for a, b in pairwise(rows) if a.doc_id == b.doc_id]
-        self.store.write_batched("memory/link_next", links, batch_size=BATCH, space=self.space)
+        """Passages (new ones start `pending`) with the NEXT links that end at them, one transaction per
+        PASSAGE_BATCH: a kill between two leaves no passage without its link."""
+        for start in range(0, len(rows), PASSAGE_BATCH):
+            chunk = rows[start:start + PASSAGE_BATCH]
+            batch = WriteBatch(self.store, self.space)
+            batch.add_rows("memory/write_passages", store_rows(chunk), pending=ExtractionState.PENDING.value)
+            batch.add_rows("memory/link_next", next_links(chunk))
+            batch.commit()
+
+    def mark_documents(self, doc_ids: list[str]) -> None:
+        """Each document's status from its passages' extraction (ingesting, partial, done)."""
+        if doc_ids:
+            self.store.write("memory/mark_documents", space=self.space, doc_ids=doc_ids, **DOCUMENT_STATES)
 
     def mark_extraction(self, marks: list[ExtractionMark]) -> None:
         self._write_rows("memory/mark_extraction", marks)
@@ -82,6 +110,18 @@ class PassageRepository(Repository):
     def record_usage(self, usage: list[DocumentUsage]) -> None:
         """Adds to the tokens and cost already recorded on each document."""
         self._write_rows("memory/record_usage", usage)
+
+    # ----- the same, as statements of one batch's transaction (repository/batch.py) -------------
+    def add_marks(self, batch: WriteBatch, marks: list[ExtractionMark], usage: list[DocumentUsage]) -> None:
+        """Extraction marks, token usage, then the status of the documents they touch."""
+        batch.add_rows("memory/mark_extraction", marks)
+        batch.add_rows("memory/record_usage", usage)
+        doc_ids = sorted({u.doc_id for u in usage})
+        if doc_ids:
+            batch.add("memory/mark_documents", doc_ids=doc_ids, **DOCUMENT_STATES)
+
+    def add_bump_version(self, batch: WriteBatch) -> int:
+        return batch.add("memory/bump_version")
 
     def bump_version(self) -> int:
         """A new memory version: projections and snapshots of the old one are stale."""

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
 from memgraph_neo4j.contracts import FactState
@@ -51,6 +51,7 @@ class RankedRows:
     considered: int
     found: dict[str, int]
     top: dict[str, list[dict[str, Any]]]
+    mass: dict[str, float] = field(default_factory=dict)  # summed score per kind among the considered
 
 
 class ProjectionRepository(Repository):
@@ -80,4 +81,4 @@ class ProjectionRepository(Repository):
                                iterations=iterations, tolerance=tolerance, concurrency=concurrency,
                                candidates=candidates, top_k=top_k, top_m=top_m)
         return RankedRows(rows[0]["considered"] if rows else 0, {r["kind"]: r["found"] for r in rows},
-                          {r["kind"]: r["top"] for r in rows})
+                          {r["kind"]: r["top"] for r in rows}, {r["kind"]: r["mass"] for r in rows})

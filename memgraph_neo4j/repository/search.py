@@ -40,6 +40,22 @@ class SearchRepository(Repository):
                 return _passages(row["hits"])
             fetch = min(fetch * 8, MAX_FULLTEXT_FETCH)
 
+    def fulltext_total(self, query: str, limit: int) -> float:
+        """Summed BM25 score of the space's passages among the index's first `limit` hits for `query`."""
+        rows = self.store.read("retrieval/passage_fulltext_total", space=self.space, query=query, limit=limit)
+        return float(rows[0]["total"] or 0.0) if rows else 0.0
+
+    def named_entities(self, keys: Sequence[str]) -> dict[str, list[str]]:
+        """Entity ids stored under each of these alias keys (keys with none are left out)."""
+        if not keys:
+            return {}
+        return {r["key"]: r["entity_ids"]
+                for r in self.store.read("retrieval/named_entities", space=self.space, keys=list(keys))}
+
+    def passage_titles(self) -> list[tuple[str, str]]:
+        """(id, title) of every titled passage of the space."""
+        return [(r["id"], r["title"]) for r in self.store.read("retrieval/passage_titles", space=self.space)]
+
     def corpus(self) -> list[PassageMatch]:
         """Every passage of the space (score 0), by id: the in-process BM25 ranking is built from them."""
         return [PassageMatch(r["id"], 0.0, r["title"], r["text"])

@@ -11,6 +11,12 @@ from memgraph_neo4j.retrieval.bm25 import BM25Retriever
 from memgraph_neo4j.retrieval.context import RetrievalContext
 from memgraph_neo4j.retrieval.dense import DenseRetriever
 from memgraph_neo4j.retrieval.hipporag2 import HippoRAG2Retriever
+from memgraph_neo4j.retrieval.hybrid import (
+    HybridContextRetriever,
+    HybridExpandedRetriever,
+    HybridPprRetriever,
+    HybridRetriever,
+)
 from memgraph_neo4j.retrieval.memgraphrag import MemGraphRAGRetriever
 
 __all__ = ["METHODS", "Hit", "RetrievalContext", "RetrievalResult", "Retriever", "make_retriever"]
@@ -20,6 +26,11 @@ METHODS: dict[str, type[Retriever]] = {
     "bm25": BM25Retriever,
     "hipporag2": HippoRAG2Retriever,
     "memgraphrag": MemGraphRAGRetriever,
+    # conversation memory: System-1 hybrid search (retrieval/hybrid.py)
+    "hybrid": HybridRetriever,
+    "hybrid-expand": HybridExpandedRetriever,
+    "hybrid-ppr": HybridPprRetriever,
+    "hybrid-context": HybridContextRetriever,
 }
 
 

@@ -14,14 +14,23 @@ and stores lengths in one byte, so scores are close to Lucene's, not equal.
 from __future__ import annotations
 
 import re
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
 
 import numpy as np
-from scipy import sparse
 
 from memgraph_neo4j.repository.layers import PassageMatch
+from memgraph_neo4j.repository.search import SearchRepository
+from memgraph_neo4j.repository.statistics import SpaceCounts
 from memgraph_neo4j.retrieval.layers import top_rows
 
+# MuSiQue: ~2.5 KB held per passage (texts and term weights), ~8 KB at peak while building; its 1,890
+# passages build in ~0.3 s, then a query takes < 1 ms
+MAX_IN_PROCESS_PASSAGES = 100_000
+FULLTEXT_FETCH_PER_RESULT = 20  # Lucene hits asked per result, before filtering by space
+# Lucene hits summed for the fusion's BM25 total: MuSiQue's top 100 held a fraction of the total, which
+# inflated BM25's shares and cost 5 points of R@5; summing the whole space is exact up to this bound
+FULLTEXT_TOTAL_LIMIT = 200_000
 K1, B = 1.2, 0.75  # Lucene's BM25Similarity defaults
 MAX_QUERY_WORDS = 64  # as bm25_query: the first 64 words of a question
 _WORD = re.compile(r"[^\W_]+")  # alphanumeric runs: what bm25_query keeps of a question
@@ -44,8 +53,10 @@ class _Field:
         self.lengths = np.asarray([len(t) for t in docs], dtype=np.float64)
         self.present = self.lengths > 0  # Lucene counts a field's N and length over the docs that have it
 
-    def matrix(self, terms: int) -> sparse.csc_matrix:
+    def matrix(self, terms: int):  # -> scipy.sparse.csc_matrix
         """Documents x terms, weighted; built once the vocabulary of every field is known."""
+        from scipy import sparse  # imported when an index is built: one-shot queries through Lucene skip it
+
         docs = len(self.lengths)
         tf = sparse.coo_matrix((np.ones(len(self.rows)), (self.rows, self.cols)), shape=(docs, terms)).tocsr()
         tf.sum_duplicates()
@@ -70,6 +81,8 @@ class Bm25Index:
         fields = [_Field([words(p.text) for p in self.passages], self.vocabulary),
                   _Field([words(p.title) for p in self.passages], self.vocabulary)]
         terms = len(self.vocabulary)
+        from scipy import sparse
+
         self.weights = sum((f.matrix(terms) for f in fields), sparse.csc_matrix((len(self.passages), terms)))
 
     def __len__(self) -> int:
@@ -90,3 +103,52 @@ class Bm25Index:
         rows = top_rows(scores, scores > 0, k)
         hits = [(self.passages[i], float(scores[i])) for i in rows]
         return [PassageMatch(p.id, score, p.title, p.text) for p, score in hits]
+
+
+def bm25_query(text: str) -> str:
+    """A Lucene query from words only: nothing of the user's text is parsed as syntax."""
+    return " OR ".join(words(text)[:MAX_QUERY_WORDS]) or "*"
+
+
+@dataclass(frozen=True)
+class Bm25Hits:
+    passages: list[PassageMatch]  # best first
+    total: float  # summed score of every passage of the space (in process exactly, through Lucene up to a bound)
+
+
+class SpaceBm25:
+    """BM25 of one space, shared by the bm25 method and memgraphrag's fusion: the in-process index at
+    the memory's current version (built once per version), or the Lucene index for spaces of more than
+    MAX_IN_PROCESS_PASSAGES passages and for callers that ask for no in-process copy."""
+
+    def __init__(self, search: SearchRepository, version: Callable[[], int],
+                 counts: Callable[[int], SpaceCounts]) -> None:
+        self.search, self.version, self.counts = search, version, counts
+        self._index: tuple[int, Bm25Index | None] | None = None
+        self.builds = 0  # observable: tests assert one build per memory version
+
+    def index(self, version: int | None = None) -> Bm25Index | None:
+        """`version`: the memory version the caller already read (else it is read)."""
+        version = self.version() if version is None else version
+        if self._index is None or self._index[0] != version:
+            self._index = None  # the old one can go before the new one is read
+            index = None
+            if self.counts(version).passages <= MAX_IN_PROCESS_PASSAGES:
+                index = Bm25Index(self.search.corpus())
+                self.builds += 1
+            self._index = (version, index)
+        return self._index[1]
+
+    def top(self, question: str, k: int, in_process: bool = True, version: int | None = None,
+            total: bool = False) -> Bm25Hits:
+        """The k best passages; `total`: also sum every passage's score (one more read through Lucene)."""
+        index = self.index(version) if in_process else None
+        if index is not None:
+            scores = index.scores(question)
+            rows = top_rows(scores, scores > 0, k)
+            return Bm25Hits([PassageMatch(index.passages[i].id, float(scores[i]), index.passages[i].title,
+                                          index.passages[i].text) for i in rows], float(scores.sum()))
+        query = bm25_query(question)
+        hits = self.search.fulltext(query, k, k * FULLTEXT_FETCH_PER_RESULT)
+        summed = sum(h.score for h in hits)
+        return Bm25Hits(hits, max(summed, self.search.fulltext_total(query, FULLTEXT_TOTAL_LIMIT)) if total else summed)

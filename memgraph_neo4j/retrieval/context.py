@@ -15,9 +15,11 @@ from memgraph_neo4j.repository.projections import ProjectionRepository
 from memgraph_neo4j.repository.search import SearchRepository
 from memgraph_neo4j.repository.statistics import StatisticsRepository
 from memgraph_neo4j.retrieval.base import Hit, RetrievalResult, StageTimer
+from memgraph_neo4j.retrieval.bm25_index import SpaceBm25
 from memgraph_neo4j.retrieval.layers import LayerSearch
 from memgraph_neo4j.retrieval.ppr import make_engine
 from memgraph_neo4j.retrieval.projection import Projections
+from memgraph_neo4j.retrieval.question_entities import TitleIndex
 from memgraph_neo4j.retrieval.statistics import SeedStatisticsSource, SpaceCountsCache
 from memgraph_neo4j.store import GraphStore
 
@@ -36,6 +38,8 @@ class RetrievalContext:
         self.layers = LayerSearch(LayerRepository(store, space), embedder.dimension, self.config,
                                   self.projections.prefix, counts)
         self.statistics = SeedStatisticsSource(statistics, counts, self.config.snapshot_max_mentions)
+        self.bm25 = SpaceBm25(self.search, self.layers.repository.version, counts)
+        self.titles = TitleIndex(self.search.passage_titles)
 
     def projection(self) -> str:
         """The name of the projection for the memory's current version, built if missing."""

@@ -1,9 +1,11 @@
 """The shared path of the graph methods: layer hits -> seed weights -> personalised PageRank.
 
-Embed the query once; take the top facts, schemas and passages of the space (retrieval/layers.py);
+Embed the query once; take the top facts, schemas and passages of the space (retrieval/layers.py)
+and the entities the question names (retrieval/question_entities.py, for methods that use them);
 turn them into restart weights (the subclass's `seed`, pure formulas in retrieval/seeds.py); run
 PageRank on the space's projection for the current memory version (built only when the memory
-changed). When nothing of the memory seeds the walk, the dense passages are returned instead.
+changed); for methods that fuse, add each route's share (retrieval/fusion.py). When nothing of the
+memory seeds the walk, the dense passages (fused with BM25, for methods that fuse) are returned.
 """
 
 from __future__ import annotations
@@ -11,14 +13,17 @@ from __future__ import annotations
 from abc import ABC, abstractmethod
 
 from memgraph_neo4j.contracts import fact_states, schema_states
-from memgraph_neo4j.repository.layers import LayerHits, LayerRequest
+from memgraph_neo4j.repository.layers import LayerHits, LayerRequest, MemoryState
 from memgraph_neo4j.retrieval import seeds as seed_math
-from memgraph_neo4j.retrieval.base import Hit, RetrievalResult, StageTimer
+from memgraph_neo4j.retrieval.base import Hit, RetrievalResult, StageTimer, one_blas_thread
 from memgraph_neo4j.retrieval.context import RetrievalContext
 from memgraph_neo4j.retrieval.dense import passage_hits
-from memgraph_neo4j.retrieval.ppr import Seeds
+from memgraph_neo4j.retrieval.fusion import Route, fuse
+from memgraph_neo4j.retrieval.ppr import Ranking, Seeds
+from memgraph_neo4j.retrieval.question_entities import candidate_spans, longest_matches
 
 FACTS_READ = 50  # facts read when every fact above the threshold may seed (SeedConfig.top_k_facts=None)
+FUSION_DEPTH = 100  # passages each route hands to the fusion; a passage below them gets no share of it
 
 
 class GraphRetriever(ABC):
@@ -37,9 +42,27 @@ class GraphRetriever(ABC):
         """Schemas read per query (0: the method has no type seeds)."""
 
     @abstractmethod
-    def seed(self, hits: LayerHits, stats: seed_math.SeedStatistics) -> tuple[dict[str, float],
-                                                                              list[seed_math.FactHit]]:
-        """Restart weights by node id, and the facts that seeded them."""
+    def seed(self, hits: LayerHits, stats: seed_math.SeedStatistics, named: list[str],
+             titled: list[str]) -> tuple[dict[str, float], list[seed_math.FactHit]]:
+        """Restart weights by node id, and the facts that seeded them; `named`: the entities the
+        question names, `titled`: the passages whose title it names (empty unless the method uses them)."""
+
+    names_entities: bool = False  # True: the question's names seed (retrieval/question_entities.py)
+    fuses: bool = False  # True: fuse the PageRank ranking with BM25 (retrieval/fusion.py)
+
+    def names(self, question: str, version: int) -> tuple[list[str], list[str]]:
+        """Ids of the entities the question names (longest names first; one index read) and of the
+        passages whose title it names, for the switches of the seed configuration that are on."""
+        config = self.seed_config
+        if not self.names_entities or (config.named_entity_weight <= 0 and config.title_weight <= 0):
+            return [], []
+        spans = candidate_spans(question)
+        entities: list[str] = []
+        if config.named_entity_weight > 0:
+            found = self.context.search.named_entities(sorted({s.key for s in spans}))
+            entities = [e for key in longest_matches(spans, found) for e in found[key]]
+        titled = self.context.titles.passages(spans, version) if config.title_weight > 0 else []
+        return entities, titled
 
     def requests(self) -> list[LayerRequest]:
         config = self.context.config
@@ -49,16 +72,28 @@ class GraphRetriever(ABC):
         return [r for r in wanted if r.k > 0]
 
     def search(self, question: str, top_k: int = 5, top_m: int = 10) -> RetrievalResult:
+        with one_blas_thread():
+            try:
+                return self._search(question, top_k, top_m)
+            except Exception as error:  # noqa: BLE001 - GDS names a vanished graph only in its message
+                if not projection_vanished(error):
+                    raise
+                # another process wrote to the memory and dropped the projection of the version this
+                # search had read: search again at the new version
+                return self._search(question, top_k, top_m)
+
+    def _search(self, question: str, top_k: int, top_m: int) -> RetrievalResult:
         ctx, timer = self.context, StageTimer()
         vector = ctx.embed(question)
         timer.lap("embed")
         state, hits = ctx.layers.search(vector, self.requests())
         dense = passage_hits(hits.passages)
         timer.lap("vector")
-        entity_ids = sorted({i for f in hits.facts for i in (f.head_id, f.tail_id)})
+        named, titled = self.names(question, state.version)
+        entity_ids = sorted({i for f in hits.facts for i in (f.head_id, f.tail_id)}.union(named))
         type_ids = sorted({t for s in hits.schemas for t in (s.head_type, s.tail_type)})
         stats = ctx.statistics.lookup(state.version, entity_ids, type_ids, [p.id for p in hits.passages])
-        weights, used_facts = self.seed(hits, stats)
+        weights, used_facts = self.seed(hits, stats, named, titled)
         timer.lap("seeding")
         entities, types = set(entity_ids), set(type_ids)
         seeds = Seeds(
@@ -66,23 +101,48 @@ class GraphRetriever(ABC):
             # without entity-type edges the Type nodes are not in the projection: they cannot seed
             type=[[k, w] for k, w in weights.items() if k in types] if ctx.config.type_weight > 0 else [],
             passage=[[k, w] for k, w in weights.items() if k not in entities and k not in types])
-        if not seeds.entity and not seeds.type:  # nothing from the memory: plain dense retrieval
+        if not seeds.entity and not seeds.type and not titled:  # nothing from the memory: dense retrieval
             return ctx.finish(RetrievalResult(method=self.method, passages=dense[:top_k], fallback=True), timer,
-                              version=state.version)
+                              known=dense, version=state.version)
         graph = ctx.projections.ensure(state)
         ctx.engine.prepare(graph)  # e.g. the local engine's export, once per projection
         timer.lap("projection")
-        ranked = ctx.engine.rank(graph, seeds, top_k, top_m)
+        ranked = ctx.engine.rank(graph, seeds, max(top_k, FUSION_DEPTH) if self.fuses else top_k, top_m)
         timer.lap("ppr")
+        passages = ranked.get("passage", [])
+        if self.fuses:
+            passages = self.fused(question, state, dense, ranked)
+            timer.lap("fusion")
         fact_text = {f.id: f.text for f in hits.facts}
         return ctx.finish(RetrievalResult(
             method=self.method,
-            passages=ranked.get("passage", []),
+            passages=passages[:top_k],
             entities=ranked.get("entity", []),
             facts=[Hit(id=f.fact_id, score=f.score, text=fact_text.get(f.fact_id)) for f in used_facts],
             schemas=[Hit(id=s.id, score=s.score, text=s.text) for s in hits.schemas
                      if s.score > self.seed_config.schema_threshold],
         ), timer, known=dense, version=state.version)
+
+
+    def fused(self, question: str, state: MemoryState, dense: list[Hit], ranked: Ranking) -> list[Hit]:
+        """PageRank and BM25 passages by the sum of their shares (retrieval/fusion.py). BM25 is exact over
+        the space with local layers; through the shared Lucene index its scores use every space's IDF."""
+        ctx = self.context
+        bm25 = ctx.bm25.top(question, FUSION_DEPTH, in_process=ctx.config.layer_search == "local",
+                            version=state.version, total=True)
+        walk = ranked.get("passage", [])
+        known = {h.id: h for h in dense} | {h.id: h for h in walk}
+        for m in bm25.passages:
+            known.setdefault(m.id, Hit(id=m.id, name=m.title, score=m.score, text=m.text))
+        routes = [Route({h.id: h.score for h in walk}, ranked.passage_mass),
+                  Route({m.id: m.score for m in bm25.passages}, bm25.total)]
+        return [known[p].model_copy(update={"score": score}) for p, score in fuse(routes)]
+
+
+def projection_vanished(error: Exception) -> bool:
+    """GDS's answer when a projection was dropped between the memory-state read and its use."""
+    text = str(error)
+    return "Graph with name" in text and "does not exist" in text
 
 
 def seed_hits(hits: LayerHits) -> tuple[list[seed_math.FactHit], list[seed_math.SchemaHit],

@@ -12,8 +12,8 @@ class HippoRAG2Retriever(GraphRetriever):
     method = "hipporag2"
     schema_count = 0
 
-    def seed(self, hits: LayerHits, stats: seed_math.SeedStatistics) -> tuple[dict[str, float],
-                                                                              list[seed_math.FactHit]]:
+    def seed(self, hits: LayerHits, stats: seed_math.SeedStatistics, named: list[str],
+             titled: list[str]) -> tuple[dict[str, float], list[seed_math.FactHit]]:
         facts, _, passages = seed_hits(hits)
         top = self.seed_config.top_k_facts
         weights = seed_math.hipporag2_seeds(facts, passages, entity_passage_count=stats.entity_passages,

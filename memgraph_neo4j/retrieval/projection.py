@@ -9,6 +9,7 @@ rebuilding each other's.
 from __future__ import annotations
 
 import re
+import threading
 
 from memgraph_neo4j.config import RetrievalConfig
 from memgraph_neo4j.contracts import fact_states
@@ -35,20 +36,40 @@ class Projections:
         # ours: this space's projections of any version ("mg_a_v" is also a prefix of space "a_v2"'s)
         self._ours = re.compile(re.escape(self.prefix) + r"(\d+)_p.*")
         self.builds = 0  # observable: tests assert reuse and rebuild
+        # threads of one MemoryGraph that see a new version at once build its projection once
+        self._lock = threading.Lock()
+        self._built: set[str] = set()  # built here since the last version seen (the state may list it late)
 
     def name(self, version: int) -> str:
         return f"{self.prefix}{version}{self.suffix}"
+
+    def _drop_stale(self, graph: str) -> None:
+        """Drop an older version's projection; another process dropping it at the same moment is fine
+        (GDS then answers "does not exist", or fails inside its catalog with "removed" is null)."""
+        try:
+            self.engine.drop(graph)
+        except Exception as error:  # noqa: BLE001 - GDS names these races only in its message
+            if "does not exist" not in str(error) and '"removed" is null' not in str(error):
+                raise
 
     def ensure(self, state: MemoryState) -> str:
         """The projection of the memory's current version, built if missing. Projections of older
         versions are dropped; other configurations of this version are kept."""
         name = self.name(state.version)
-        if self.engine.projection_exists(name, state.graphs):
+        with self._lock:
+            if name in self._built or self.engine.projection_exists(name, state.graphs):
+                return name
+            for graph in self.engine.graphs(self.prefix, state.graphs):
+                match = self._ours.fullmatch(graph)
+                if match and int(match.group(1)) != state.version:
+                    self._drop_stale(graph)
+            try:
+                self.engine.project(name, self.spec)
+            except Exception as error:  # noqa: BLE001 - GDS names the race only in its message
+                if "already exists" not in str(error) and "already loaded" not in str(error):
+                    raise
+                # another process built the same version between our look and our build: same graph
+            else:
+                self.builds += 1
+            self._built = {name}
             return name
-        for graph in self.engine.graphs(self.prefix, state.graphs):
-            match = self._ours.fullmatch(graph)
-            if match and int(match.group(1)) != state.version:
-                self.engine.drop(graph)
-        self.engine.project(name, self.spec)
-        self.builds += 1
-        return name

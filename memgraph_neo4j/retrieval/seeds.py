@@ -115,6 +115,18 @@ def entity_seeds_hipporag(
     return _mean(sums, counts)
 
 
+def named_entity_seeds(entity_ids: Iterable[str], entity_passage_count: Mapping[str, int],
+                       weight: float = 1.0) -> dict[str, float]:
+    """Entities the question names: weight / #passages, i.e. what the HippoRAG weighting gives the
+    entity of a fact that matched perfectly (min-max 1). An entity without passages is not divided."""
+    return {e: weight / max(entity_passage_count.get(e, 0), 1) for e in entity_ids}
+
+
+def titled_passage_seeds(passage_ids: Iterable[str], weight: float = 1.0) -> dict[str, float]:
+    """Passages whose title the question names: a title names one passage, so weight / 1."""
+    return dict.fromkeys(passage_ids, weight)
+
+
 # --- eq. 7: types ------------------------------------------------------------------------------
 
 
@@ -241,8 +253,11 @@ class SeedStatistics:
 
 def memgraphrag_weights(fact_hits: Iterable[FactHit], schema_hits: Iterable[SchemaHit],
                         passage_hits: Iterable[PassageHit], stats: SeedStatistics,
-                        config: SeedConfig) -> dict[str, float]:
-    """Unnormalised MemGraphRAG seed weights (entities + types + passages); see memgraphrag_seeds."""
+                        config: SeedConfig, named: Iterable[str] = (),
+                        titled: Iterable[str] = ()) -> dict[str, float]:
+    """Unnormalised MemGraphRAG seed weights (entities + types + passages, plus the entities the
+    question names, `named`, and the passages whose title it names, `titled`, when their weights in
+    config are > 0); see memgraphrag_seeds."""
     facts = select_facts(fact_hits, config.fact_threshold, config.top_k_facts)
     if config.entity_weighting == "mean":
         entities = entity_seeds_mean(facts)
@@ -252,18 +267,21 @@ def memgraphrag_weights(fact_hits: Iterable[FactHit], schema_hits: Iterable[Sche
     types = type_seeds(schemas, stats.type_degree, hub_suppression=config.hub_suppression)
     passages = passage_seeds(passage_hits, stats.passage_entities, stats.idf, alpha=config.alpha,
                              density=config.density, normalise_scores=config.normalise_passage_scores)
-    return combine(entities, types, passages)
+    named_seeds = (named_entity_seeds(named, stats.entity_passages, config.named_entity_weight)
+                   if config.named_entity_weight > 0 else {})
+    titled_seeds = titled_passage_seeds(titled, config.title_weight) if config.title_weight > 0 else {}
+    return combine(entities, named_seeds, types, passages, titled_seeds)
 
 
 def memgraphrag_seeds(fact_hits: Iterable[FactHit], schema_hits: Iterable[SchemaHit],
                       passage_hits: Iterable[PassageHit], stats: SeedStatistics,
-                      config: SeedConfig) -> dict[str, float]:
+                      config: SeedConfig, named: Iterable[str] = (), titled: Iterable[str] = ()) -> dict[str, float]:
     """One restart distribution over entity, type and passage ids (eq. 6-8 with the thresholds).
 
     Facts: score > fact_threshold, then the top_k_facts strongest. Schemas: score > schema_threshold.
     Returns {} when nothing is positive; the caller should then fall back to dense ranking.
     """
-    return to_distribution(memgraphrag_weights(fact_hits, schema_hits, passage_hits, stats, config))
+    return to_distribution(memgraphrag_weights(fact_hits, schema_hits, passage_hits, stats, config, named, titled))
 
 
 def hipporag2_seeds(

@@ -6,21 +6,52 @@ Reads and writes go through driver-managed transactions (`execute_read` / `execu
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
+from contextlib import contextmanager
 from typing import Any, TypeVar
 
 from neo4j import Driver, GraphDatabase, ManagedTransaction, Record
-from neo4j.exceptions import AuthError, ServiceUnavailable
+from neo4j.exceptions import AuthError, ClientError, ConfigurationError, ServiceUnavailable, SessionExpired
 from neo4j.graph import Node, Path, Relationship
 
 from memgraph_neo4j.config import Connection
 from memgraph_neo4j.store.cypher import CypherLibrary, default_library
 
 T = TypeVar("T")
+_NO_GDS = re.compile(r"(procedure with the name|[Uu]nknown function) [`']gds\.")
 
 
 class StoreError(RuntimeError):
-    """Neo4j could not be reached or refused us; the message says what to do."""
+    """Neo4j could not be reached or refused us; the message (one line) says what to do."""
+
+
+class StoreUnavailable(StoreError, ServiceUnavailable):
+    """The server is down or went away; still a ServiceUnavailable for code that catches the driver's."""
+
+
+class StoreAuthError(StoreError, AuthError):
+    """Wrong credentials; still an AuthError for code that catches the driver's."""
+
+
+class NoGdsError(StoreError, ClientError):
+    """The server has no Graph Data Science plugin; still a ClientError for code that catches the driver's."""
+
+
+def one_line(exc: BaseException, limit: int = 300) -> str:
+    """A driver exception as one line (the driver's own messages span several)."""
+    text = " ".join(str(exc).split())
+    return text if len(text) <= limit else text[: limit - 3] + "..."
+
+
+def _auth_error(uri: str, username: str) -> StoreError:
+    return StoreAuthError(f"Neo4j at {uri} rejected user {username!r}: wrong username or password. For the local "
+                      "server run `eval $(memgraph-neo4j neo4j env)`; otherwise set NEO4J_USERNAME/NEO4J_PASSWORD.")
+
+
+def _down_error(uri: str, exc: BaseException) -> StoreError:
+    return StoreUnavailable(f"no Neo4j answers at {uri}: start the local one with `memgraph-neo4j neo4j start`, "
+                      f"or point NEO4J_URI at a running server ({one_line(exc)})")
 
 
 def _batches(rows: Sequence[Mapping[str, Any]], size: int) -> Iterator[list[Mapping[str, Any]]]:
@@ -50,8 +81,12 @@ class GraphStore:
     def connect(cls, conn: Connection, verify: bool = True) -> GraphStore:
         """A store on `conn`; `server.connection.open_store()` picks the connection (env or local server)."""
         # Notifications off: "unknown label/property" warnings on a fresh database are noise here.
-        driver = GraphDatabase.driver(conn.uri, auth=(conn.username, conn.password),
-                                      notifications_min_severity="OFF")
+        try:
+            driver = GraphDatabase.driver(conn.uri, auth=(conn.username, conn.password),
+                                          notifications_min_severity="OFF")
+        except (ConfigurationError, ValueError) as exc:
+            raise StoreError(f"NEO4J_URI {conn.uri!r} is not a Neo4j address ({one_line(exc)}): use "
+                             "bolt://host:7687 or neo4j://host:7687") from None
         store = cls(driver, conn.database, uri=conn.uri)
         if verify:
             store.verify(conn.username)
@@ -61,15 +96,29 @@ class GraphStore:
         try:
             self.driver.verify_connectivity()
         except AuthError as exc:
-            raise StoreError(
-                f"Neo4j at {self.uri} rejected user {username!r}: wrong username or password. For the local "
-                "server run `eval $(memgraph-neo4j neo4j env)`; otherwise set NEO4J_USERNAME/NEO4J_PASSWORD."
-            ) from exc
-        except (ServiceUnavailable, OSError) as exc:
-            raise StoreError(
-                f"no Neo4j answers at {self.uri}: start the local one with `memgraph-neo4j neo4j start`, "
-                f"or point NEO4J_URI at a running server ({exc})"
-            ) from exc
+            raise _auth_error(self.uri, username) from exc
+        except (ServiceUnavailable, SessionExpired, OSError) as exc:
+            raise _down_error(self.uri, exc) from exc
+
+    @contextmanager
+    def _errors(self, name: str) -> Iterator[None]:
+        """Driver failures of one statement as a one-line StoreError: the server went away (after the
+        managed transaction's own retries), refused the credentials, or lacks the GDS plugin."""
+        try:
+            yield
+        except AuthError as exc:
+            raise _auth_error(self.uri, "neo4j") from exc
+        except (ServiceUnavailable, SessionExpired) as exc:
+            raise StoreUnavailable(f"Neo4j at {self.uri} stopped answering while running {name} ({one_line(exc)}): "
+                             "check it with `memgraph-neo4j neo4j status` and run the command again (ingest "
+                             "resumes where it stopped)") from exc
+        except ClientError as exc:
+            if _NO_GDS.search(exc.message or ""):
+                raise NoGdsError(f"Neo4j at {self.uri} has no Graph Data Science plugin ({name} needs it: "
+                                 f"{one_line(exc, 160)}): install GDS 2.x, use the local server "
+                                 "(`memgraph-neo4j neo4j start`), or a method without PageRank "
+                                 "(dense, bm25)") from exc
+            raise
 
     def close(self) -> None:
         self.driver.close()
@@ -96,11 +145,12 @@ class GraphStore:
         def run_all(tx: ManagedTransaction) -> list[list[dict[str, Any]]]:
             return [self._run(tx, name, params) for name, params in statements]
 
-        with self.driver.session(database=self.database) as session:
+        with self._errors(statements[0][0] if statements else "write_many"), \
+                self.driver.session(database=self.database) as session:
             return session.execute_write(run_all)
 
     def _execute(self, mode: str, name: str, params: Mapping[str, Any]) -> list[dict[str, Any]]:
-        with self.driver.session(database=self.database) as session:
+        with self._errors(name), self.driver.session(database=self.database) as session:
             run = session.execute_read if mode == "read" else session.execute_write
             return run(self._run, name, params)
 
@@ -109,7 +159,7 @@ class GraphStore:
         """`UNWIND $rows AS row ...` statements, one transaction per batch (idempotent MERGEs)."""
         rows = list(rows)
         out: list[dict[str, Any]] = []
-        with self.driver.session(database=self.database) as session:
+        with self._errors(name), self.driver.session(database=self.database) as session:
             for batch in _batches(rows, batch_size):
                 out.extend(session.execute_write(self._run, name, {**params, "rows": batch}))
         return out
@@ -130,13 +180,14 @@ class GraphStore:
                         yield index, dict(zip(keys, record))
             return consume(rows())
 
-        with self.driver.session(database=self.database) as session:
+        with self._errors(statements[0][0] if statements else "stream"), \
+                self.driver.session(database=self.database) as session:
             return session.execute_read(work)
 
     def run_implicit(self, name: str, /, **params: Any) -> list[dict[str, Any]]:
         """Auto-commit run, for what a managed transaction cannot hold: schema DDL and
         `CALL {...} IN TRANSACTIONS` batches. Only idempotent statements belong here."""
-        with self.driver.session(database=self.database) as session:
+        with self._errors(name), self.driver.session(database=self.database) as session:
             return [_plain(record) for record in session.run(self.cypher.get(name), params)]
 
     def run_folder(self, folder: str, **params: Any) -> list[str]:
@@ -154,4 +205,16 @@ class GraphStore:
         """Constraints, vector and fulltext indexes; idempotent (IF NOT EXISTS) and awaited."""
         names = self.run_folder("schema", dimension=dimension)
         self.run_implicit("admin/await_indexes", timeout=300)
+        self.check_vector_dimensions(dimension)
         return names
+
+    def check_vector_dimensions(self, dimension: int) -> None:
+        """StoreError when a vector index exists with another dimension than the embedder's: CREATE ... IF
+        NOT EXISTS keeps the old index, and vectors of another size would be left out of it silently."""
+        for row in self.read("admin/vector_index_dimensions"):
+            if row["dimension"] is not None and int(row["dimension"]) != dimension:
+                raise StoreError(
+                    f"vector index {row['name']!r} in database {self.database!r} holds {row['dimension']}-dimensional "
+                    f"vectors, but the embedder makes {dimension}: every space of a database shares these indexes, "
+                    f"so use an embedder of {row['dimension']} dimensions (MiniLM: 384) or another database "
+                    "(NEO4J_DATABASE)")

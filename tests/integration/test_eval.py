@@ -102,10 +102,10 @@ def _cli(connection, *args: str) -> subprocess.CompletedProcess:
 def test_eval_and_health_cli(neo4j_connection, store, space, dataset_dir, tmp_path):
     out = tmp_path / "out"
     ran = _cli(neo4j_connection, "eval", "--dataset", str(dataset_dir), "--space", space, "--methods", "dense,bm25",
-               "--ablations", "fast", "--limit", "2", "--out", str(out), "--json")
+               "--ablations", "reference-engines", "--limit", "2", "--out", str(out), "--json")
     assert ran.returncode == 0, ran.stderr
     report = json.loads(ran.stdout)
-    assert report["questions"] == 2 and [m["key"] for m in report["methods"]] == ["dense", "bm25", "fast"]
+    assert report["questions"] == 2 and [m["key"] for m in report["methods"]] == ["dense", "bm25", "reference-engines"]
     assert all({"recall@2", "recall@5", "p50_ms"} <= set(m) for m in report["methods"])
     assert sorted(p.name for p in out.iterdir()) == ["degree.png", "latency.png", "recall.png", "report.json",
                                                      "report.md"]

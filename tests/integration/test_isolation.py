@@ -18,7 +18,7 @@ from memgraph_neo4j.api import MemoryGraph
 from memgraph_neo4j.config import RetrievalConfig
 from memgraph_neo4j.ingest.readers import Document
 from memgraph_neo4j.repository.search import SearchRepository
-from memgraph_neo4j.retrieval import bm25
+from memgraph_neo4j.retrieval import bm25_index
 
 UNIVERSITIES = ["Manchester", "Edinburgh", "Glasgow", "Leeds", "Bristol", "Oxford", "Cambridge", "London",
                 "Warsaw", "Vienna", "Zurich", "Leiden"]
@@ -145,7 +145,7 @@ def test_lucene_bm25_widens_until_it_has_k_of_the_space(store, test_store, minil
     hits = SearchRepository(store, spaces["a"]).fulltext("Etna OR volcano OR Sicily", k=3, fetch=2)
     assert sorted(h.id for h in hits) == ["p0", "p1", "p2"]
 
-    monkeypatch.setattr(bm25, "MAX_IN_PROCESS_PASSAGES", 2)  # too large for the in-process ranking
+    monkeypatch.setattr(bm25_index, "MAX_IN_PROCESS_PASSAGES", 2)  # too large for the in-process ranking
     memory = MemoryGraph(space=spaces["a"], store=store, embedder=minilm, extractor="offline")
     retriever = memory.retriever("bm25")
     assert sorted(h.id for h in memory.search("Etna volcano", method="bm25", top_k=3).passages) == ["p0", "p1", "p2"]

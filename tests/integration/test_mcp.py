@@ -79,7 +79,8 @@ def test_tools_are_listed_with_their_schemas(neo4j_connection, spaces):
         assert set(tools) == TOOLS
         search = tools["search_memory"].input_schema
         assert search["required"] == ["query"]
-        assert search["properties"]["method"]["enum"] == ["memgraphrag", "hipporag2", "dense", "bm25"]
+        assert search["properties"]["method"]["enum"] == ["memgraphrag", "hipporag2", "dense", "bm25", "hybrid",
+                                                          "hybrid-expand", "hybrid-context", "hybrid-ppr", "dual"]
         assert (search["properties"]["top_k"]["minimum"], search["properties"]["top_k"]["default"]) == (1, 5)
         write = tools["write_memory"].input_schema
         assert "required" not in write and {"text", "turns", "title", "space"} <= set(write["properties"])

@@ -103,10 +103,13 @@ def test_promotion_left_undone_by_a_kill_is_done_by_the_next_ingest(store, test_
               "DOC_C": [("Alan Turing", "knows", "Alonzo Church", "Person", "Person")]}
     memory = _memory(store, space, threshold_ontology, minilm, script)
 
-    def killed(*args, **kwargs):
+    write_batch = memory.writer.write_batch
+
+    def killed(outcomes, promote=True):  # a writer that committed the facts, then died before promoting
+        write_batch(outcomes, promote=False)
         raise KeyboardInterrupt("killed between the batch's writes and its promotion")
 
-    monkeypatch.setattr(memory.writer, "promote", killed)
+    monkeypatch.setattr(memory.writer, "write_batch", killed)
     with pytest.raises(KeyboardInterrupt):
         memory.ingest([Document(text="DOC_A text"), Document(text="DOC_B text")], progress=False)
     # A new process ingests something unrelated: its promotion must still recount employed_by, whose

@@ -46,10 +46,19 @@ def ontology():
 @pytest.fixture
 def memory(store, space, minilm, ontology):
     m = MemoryGraph(space=space, store=store, ontology=ontology, embedder=minilm,
-                    extractor=ScriptedExtractor(SCRIPT), retrieval=RetrievalConfig())
+                    extractor=ScriptedExtractor(SCRIPT), retrieval=reference())
     m.ingest([Document(title=k.title(), text=v) for k, v in TEXTS.items() if k != "HOPPER"], progress=False)
     yield m
     drop_graphs(store, space)
+
+
+# The configuration these tests compare against: GDS PageRank over the index layers, no fusion (the
+# engines and layer searches must agree exactly there; the fusion has its own tests below).
+REFERENCE = {"ppr_engine": "gds", "layer_search": "index", "fusion": "none"}
+
+
+def reference(**options) -> RetrievalConfig:
+    return RetrievalConfig(**{**REFERENCE, **options})
 
 
 class Session:
@@ -155,7 +164,7 @@ def same_ranking(a, b, tolerance: float = 1e-6) -> None:
 
 def test_local_engine_matches_gds(memory, store, space, minilm):
     gds = memory.search(QUESTION, method="memgraphrag", top_k=3, top_m=5)
-    local = Session(store, space, minilm, RetrievalConfig(ppr_engine="local"))
+    local = Session(store, space, minilm, reference(ppr_engine="local"))
     result = local.search(QUESTION, method="memgraphrag", top_k=3, top_m=5)
     same_ranking(result, gds)
     assert result.passages[0].text and result.passages[0].text == gds.passages[0].text
@@ -177,7 +186,7 @@ def same_layers(a, b, tolerance: float = 2e-2) -> None:
 
 def test_local_layer_search_matches_the_indexes(memory, store, space, minilm):
     counting = CountingStore(store)
-    local = Session(counting, space, minilm, RetrievalConfig(layer_search="local"))
+    local = Session(counting, space, minilm, reference(layer_search="local"))
     for question in (QUESTION, "Where was Alan Turing born?", "capital of Poland"):
         for method in ("memgraphrag", "hipporag2"):
             got = local.search(question, method=method, top_k=3)
@@ -197,21 +206,21 @@ def test_local_layer_search_matches_the_indexes(memory, store, space, minilm):
     assert hopper.passages[0].name == "Hopper" and any("Grace Hopper" in f.text for f in hopper.facts)
     assert local.context.layers.exports == 2  # the memory changed: read again
     # a space larger than the cap is searched through the indexes, with the same results
-    capped = Session(counting, space, minilm, RetrievalConfig(layer_search="local", snapshot_max_vectors=5))
+    capped = Session(counting, space, minilm, reference(layer_search="local", snapshot_max_vectors=5))
     same_layers(capped.search(QUESTION), memory.search(QUESTION))
     assert capped.context.layers.exports == 0 and counting.searches == 1
     before = dict(counting.reads)
     same_layers(capped.search(QUESTION), memory.search(QUESTION))
     # once known to be too large, one round trip per query: the index query carries the version
     grew = {name: n - before.get(name, 0) for name, n in counting.reads.items() if n != before.get(name, 0)}
-    assert grew == {"retrieval/memory_layers": 1, "retrieval/ppr": 1}
+    assert grew == {"retrieval/memory_layers": 1, "retrieval/named_entities": 1, "retrieval/ppr": 1}
 
 
 def test_client_engine_builds_and_ranks_through_graphdatascience(memory, store, space, minilm):
-    reference = memory.search(QUESTION, top_k=3, top_m=5)
+    expected = memory.search(QUESTION, top_k=3, top_m=5)
     drop_graphs(store, space)
-    client = Session(store, space, minilm, RetrievalConfig(ppr_engine="client"))
-    same_ranking(client.search(QUESTION, top_k=3, top_m=5), reference)
+    client = Session(store, space, minilm, reference(ppr_engine="client"))
+    same_ranking(client.search(QUESTION, top_k=3, top_m=5), expected)
     assert client.context.projections.builds == 1
     assert graphs(store, space) == [client.context.projection()]
     client.search("Where was Alan Turing born?")
@@ -220,7 +229,7 @@ def test_client_engine_builds_and_ranks_through_graphdatascience(memory, store, 
 
 def test_seed_statistics_per_query_match_the_snapshot(memory, store, space, minilm):
     counting = CountingStore(store)
-    per_query = Session(counting, space, minilm, RetrievalConfig(snapshot_max_mentions=0))
+    per_query = Session(counting, space, minilm, reference(snapshot_max_mentions=0))
     for question in (QUESTION, "Where was Alan Turing born?"):
         same_ranking(per_query.search(question, top_k=3, top_m=5), memory.search(question, top_k=3, top_m=5), 0.0)
     assert counting.reads["retrieval/seed_statistics"] == 2
@@ -229,12 +238,12 @@ def test_seed_statistics_per_query_match_the_snapshot(memory, store, space, mini
 
 def test_gds_top_k_is_exact_when_few_candidates_are_resolved(memory, store, space, minilm):
     # one candidate per call forces the widening loop; the answer must not change
-    narrow = Session(store, space, minilm, RetrievalConfig(ppr_candidates=1))
+    narrow = Session(store, space, minilm, reference(ppr_candidates=1))
     same_ranking(narrow.search(QUESTION, top_k=3, top_m=5), memory.search(QUESTION, top_k=3, top_m=5), 0.0)
 
 
 def test_projections_of_other_settings_live_until_the_memory_changes(memory, store, test_store, space, minilm):
-    without_types = Session(store, space, minilm, RetrievalConfig(type_weight=0.0))
+    without_types = Session(store, space, minilm, reference(type_weight=0.0))
     memory.search(QUESTION)
     without_types.search(QUESTION)
     memory.search(QUESTION)
@@ -258,12 +267,12 @@ def test_no_adjudication_ablation_uses_judged_facts(memory, store, test_store, s
     assert test_store.write("judge_facts", space=space, text="London", state="discarded")[0]["judged"] == 1
     judged = memory.search(question)
     assert judged.facts and not any("London" in f.text for f in judged.facts)
-    unjudged = Session(store, space, minilm, RetrievalConfig(adjudication=False)).search(question)
+    unjudged = Session(store, space, minilm, reference(adjudication=False)).search(question)
     assert any("London" in f.text for f in unjudged.facts)
     # the projections differ too: only the ablation's graph still links Alan Turing and London
     edges = {frozenset((e["source"], e["target"])) for e in test_store.read(
         "projection_edges", graph=memory.retrieval.projection())}
-    ablation = Session(store, space, minilm, RetrievalConfig(adjudication=False))
+    ablation = Session(store, space, minilm, reference(adjudication=False))
     ablation_edges = {frozenset((e["source"], e["target"]))
                       for e in test_store.read("projection_edges", graph=ablation.context.projection())}
     assert len(ablation_edges - edges) == 1
@@ -289,19 +298,19 @@ def test_other_spaces_do_not_crowd_the_layers(memory, store, space, minilm, onto
     # a twin space fills the shared vector indexes with look-alike hits of another space; the space
     # filter is inside the search, so even one hit asked per result needs no second search
     twin = MemoryGraph(space=f"{space}_twin", store=store, ontology=ontology, embedder=minilm,
-                       extractor=ScriptedExtractor(SCRIPT), retrieval=RetrievalConfig())
+                       extractor=ScriptedExtractor(SCRIPT), retrieval=reference())
     try:
         twin.ingest([Document(title=k.title(), text=v) for k, v in TEXTS.items()], progress=False)
         tight_store, wide_store = CountingStore(store), CountingStore(store)
         tight = Session(tight_store, space, minilm,
-                          RetrievalConfig(over_fetch=1, min_fetch=1)).search(QUESTION, top_k=3)
-        wide = Session(wide_store, space, minilm, RetrievalConfig(over_fetch=100)).search(QUESTION, top_k=3)
+                          reference(over_fetch=1, min_fetch=1)).search(QUESTION, top_k=3)
+        wide = Session(wide_store, space, minilm, reference(over_fetch=100)).search(QUESTION, top_k=3)
         assert tight_store.searches == 1 == wide_store.searches
         assert [f.id for f in tight.facts] == [f.id for f in wide.facts] and len(wide.facts) >= 2
         assert [s.id for s in tight.schemas] == [s.id for s in wide.schemas]
         same_ranking(tight, wide, 0.0)
         # the exact in-process search reads only this space's vectors, not the twin's look-alikes
-        local = Session(store, space, minilm, RetrievalConfig(layer_search="local")).search(QUESTION, top_k=3)
+        local = Session(store, space, minilm, reference(layer_search="local")).search(QUESTION, top_k=3)
         same_layers(local, wide)
         same_ranking(local, wide, 1e-2)
     finally:
@@ -333,7 +342,9 @@ def test_query_and_ask_cli(memory, neo4j_connection, space):
               "--layer-search", "local")
     assert ok.returncode == 0, ok.stderr
     result = json.loads(ok.stdout)
-    assert {p["name"] for p in result["passages"][:2]} == {"Curie", "Warsaw"} and not result["fallback"]
+    # the default fuses the walk with BM25 and dense: Curie first, the second hop still among the hits
+    assert result["passages"][0]["name"] == "Curie" and not result["fallback"]
+    assert "Warsaw" in {p["name"] for p in result["passages"]}
     bad = _cli(neo4j_connection, "query", QUESTION, "--space", space, "--ppr-engine", "igraph")
     assert bad.returncode == 1 and "ppr_engine must be one of gds, local, client" in bad.stderr
     no_llm = _cli(neo4j_connection, "ask", QUESTION, "--space", space, "--base-url", "http://127.0.0.1:9/v1")
@@ -350,7 +361,7 @@ def test_co_occurrence_weight_changes_only_co_occurrence_edges(store, space, min
     try:
         edges = {}
         for weight in (1.0, 0.25):
-            session = Session(store, space, minilm, RetrievalConfig(co_occurrence_weight=weight))
+            session = Session(store, space, minilm, reference(co_occurrence_weight=weight))
             session.search("Who did Ada Lovelace meet?")
             graph = session.context.projection()
             projections = ProjectionRepository(store, space)

@@ -20,7 +20,16 @@ from memgraph_neo4j.config import RetrievalConfig
 from memgraph_neo4j.repository.projections import ProjectionRepository, ProjectionSpec
 from memgraph_neo4j.retrieval.base import Hit
 
-Ranking = dict[str, list[Hit]]  # "passage" -> top_k, "entity" -> top_m, best first
+
+class Ranking(dict[str, list[Hit]]):
+    """"passage" -> top_k, "entity" -> top_m, best first; `passage_mass`: the summed PageRank score of
+    the space's passages (what memgraphrag's fusion divides by, retrieval/fusion.py). The local and
+    client engines sum every passage; the gds engine those among the nodes it resolved (every scored
+    node on small graphs, else the best `ppr_candidates`: the tail it leaves out is the smallest)."""
+
+    def __init__(self, hits: dict[str, list[Hit]], passage_mass: float) -> None:
+        super().__init__(hits)
+        self.passage_mass = passage_mass
 
 
 @dataclass

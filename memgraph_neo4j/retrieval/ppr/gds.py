@@ -15,5 +15,6 @@ class GdsEngine(StoreProjections):
                                             config.iterations, config.tolerance, config.concurrency)
             enough = rows.found.get("passage", 0) >= top_k and rows.found.get("entity", 0) >= top_m
             if enough or rows.considered < candidates:  # every scored node was considered
-                return {kind: [Hit(**h) for h in top] for kind, top in rows.top.items()}
+                return Ranking({kind: [Hit(**h) for h in top] for kind, top in rows.top.items()},
+                               rows.mass.get("passage", 0.0))
             candidates *= 8

@@ -111,10 +111,11 @@ def top_by_kind(nodes: NodeTable, scores: np.ndarray, kind: str, k: int) -> list
 
 
 def ranked(nodes: NodeTable, scores: np.ndarray, top_k: int, top_m: int) -> Ranking:
-    """Top-k passages and top-m entities as the engines return them."""
-    return {kind: [Hit(id=nodes.ids[row], name=nodes.names[row], score=score)
-                   for row, score in top_by_kind(nodes, scores, kind, k)]
-            for kind, k in (("passage", top_k), ("entity", top_m))}
+    """Top-k passages and top-m entities as the engines return them, with the passages' total score."""
+    mass = float(scores[nodes.kinds == KINDS.index("passage")].sum())
+    return Ranking({kind: [Hit(id=nodes.ids[row], name=nodes.names[row], score=score)
+                           for row, score in top_by_kind(nodes, scores, kind, k)]
+                    for kind, k in (("passage", top_k), ("entity", top_m))}, mass)
 
 
 class LocalEngine(StoreProjections):

@@ -142,14 +142,14 @@ def test_strict_ontology_forbids_new_relations() -> None:
 
 
 @pytest.mark.parametrize("raw", [
-    "```json\n" + good_json("A")[:-1] + ",}\n```",  # fenced, trailing comma
-    "Here is the JSON:\n" + good_json("A") + "\nLet me know if you need more.",  # chatter
-    good_json("A")[:-3],  # truncated
+    "```json\n" + good_json("Person0")[:-1] + ",}\n```",  # fenced, trailing comma
+    "Here is the JSON:\n" + good_json("Person0") + "\nLet me know if you need more.",  # chatter
+    good_json("Person0")[:-3],  # truncated
 ])
 def test_repairable_output_is_parsed(raw: str) -> None:
     [out] = extractor(ScriptedChat(respond=lambda p: raw)).extract(items(1), NoGuide())
     assert out.ok and out.attempts == 1
-    assert out.extraction.facts[0].head == "A"
+    assert out.extraction.facts[0].head == "Person0"
 
 
 def test_parse_coerces_and_drops_malformed_items() -> None:

@@ -102,7 +102,8 @@ def test_html_without_main_encodings_and_saved_pages(tmp_path: Path) -> None:
     assert saved.text == read_path(_write(tmp_path / "same.html", HTML_PAGE))[0].text
 
     (tmp_path / "nav.html").write_text("<html><body><nav><a href='/'>Home</a></nav></body></html>")
-    assert read_path(tmp_path / "nav.html") == []  # nothing but boilerplate, like an empty .txt
+    with pytest.raises(ReaderError, match="no text in .*nav.html"):  # nothing but boilerplate, like an empty .txt
+        read_path(tmp_path / "nav.html")
 
 
 def _write(path: Path, text: str) -> Path:

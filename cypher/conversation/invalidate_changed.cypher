@@ -1,0 +1,15 @@
+// The functional-relation rule over time: a fact of a relation in $relations (one value per head at a
+// time) stops being valid when a later fact gives the same head another value. Its invalid_at is the
+// valid_at of the earliest such later fact, which `invalidated_by` names. Facts with a verdict
+// (discarded, superseded, ...) neither invalidate nor are invalidated here. Idempotent: recomputed
+// from the facts each time; a fact no later value contradicts any more gets its invalid_at back to null
+// only if this rule set it.
+MATCH (h:Entity)<-[:SUBJECT]-(f:Fact {space: $space})-[:OBJECT]->(ft:Entity)
+WHERE f.relation IN $relations AND f.valid_at IS NOT NULL AND f.state IN $states
+OPTIONAL MATCH (h)<-[:SUBJECT]-(g:Fact {space: $space, relation: f.relation})-[:OBJECT]->(gt:Entity)
+WHERE g.state IN $states AND g.valid_at IS NOT NULL AND g.valid_at > f.valid_at AND gt <> ft
+WITH f, g ORDER BY g.valid_at, g.id
+WITH f, head(collect(g)) AS later
+WITH f, later WHERE later IS NOT NULL OR f.invalidated_by IS NOT NULL
+SET f.invalid_at = later.valid_at, f.invalidated_by = later.id
+RETURN count(later) AS invalidated

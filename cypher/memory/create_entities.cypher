@@ -1,0 +1,13 @@
+// Entities this batch knows to be new (no Alias of any of their names is stored, so their content-hash
+// ids cannot exist yet): CREATE, not MERGE, with their Type link and one Alias node per normalised name.
+// The uniqueness constraints still guard them: a concurrent writer that created one first makes the
+// transaction fail, and the batch is written again with MERGE (write_entities).
+UNWIND $rows AS row
+MATCH (t:Type {space: $space, id: row.type})  // written by write_types first
+CREATE (e:Entity {space: $space, id: row.id, name: row.name, type: row.type, aliases: row.aliases,
+                  aliases_text: reduce(s = '', a IN row.aliases | s + ' | ' + a),
+                  created_at: datetime(), embedding: row.embedding})
+CREATE (e)-[:HAS_TYPE]->(t)
+WITH e, row
+UNWIND row.keys AS key
+CREATE (:Alias {space: $space, id: key, entity_id: e.id})-[:ALIAS_OF]->(e)

@@ -1,0 +1,228 @@
+"""Conversation memory: conversations and messages ingested as Episode passages.
+
+Each message is one Passage labelled `Episode` with its speaker, session, message id and timestamp;
+each session is one Document (title "A and B, session 3"), so retracting a session forgets its
+messages. The speaker is an Entity (type Person) linked by `(Episode)-[:SPOKEN_BY]->(Entity)`,
+resolved like every other name, so "Caroline" in a message and Caroline the speaker are one node.
+Extraction, promotion and adjudication then run on the episodes as on any passage, batch by batch,
+and afterwards the facts they evidence get `valid_at` / `invalid_at` (memory/validity.py).
+
+The plain JSON-lines chat format (`read_chat_jsonl`), one message per line:
+
+    {"conversation": "c1", "session": "1", "speaker": "Ana", "text": "I moved.", "time": "2024-03-02T10:00:00Z"}
+
+`text` and `speaker` are required; `conversation` (default: the file name), `session` (default "1"),
+`time` (ISO 8601 or free text such as "1:56 pm on 8 May, 2023") and `id` are optional. Messages keep
+file order within a session.
+"""
+
+from __future__ import annotations
+
+import json
+import time as clock
+from collections.abc import Iterable
+from dataclasses import dataclass, field
+from datetime import datetime
+from pathlib import Path
+
+from memgraph_neo4j.contracts import ConsistencyChecker, ExtractionInput, ExtractionState, Extractor, NoGuide
+from memgraph_neo4j.ingest.document import Document, ReaderError
+from memgraph_neo4j.ingest.pipeline import IngestReport, document_rows, tally
+from memgraph_neo4j.memory.normalize import content_hash, normalize_entity_name
+from memgraph_neo4j.memory.resolve import Mention, resolve_mentions
+from memgraph_neo4j.memory.validity import parse_time, stamp_validity
+from memgraph_neo4j.memory.writer import MemoryWriter
+from memgraph_neo4j.repository.conversation import ConversationRepository, EpisodeRow, SpeakerLink
+from memgraph_neo4j.repository.passages import PassageRow
+
+SPEAKER_TYPE = "Person"
+
+
+@dataclass
+class Message:
+    speaker: str
+    text: str
+    id: str | None = None  # the source's message id ("D3:1")
+    time: datetime | None = None  # when it was said; else the session's time
+
+
+@dataclass
+class Session:
+    id: str
+    messages: list[Message]
+    time: datetime | None = None
+    label: str | None = None  # the source's own date text ("1:56 pm on 8 May, 2023")
+
+
+@dataclass
+class Conversation:
+    id: str
+    sessions: list[Session]
+    title: str | None = None
+    metadata: dict = field(default_factory=dict)
+
+    @property
+    def speakers(self) -> list[str]:
+        return list(dict.fromkeys(m.speaker for s in self.sessions for m in s.messages))
+
+    @property
+    def messages(self) -> int:
+        return sum(len(s.messages) for s in self.sessions)
+
+
+@dataclass
+class EpisodeBatch:
+    """What one ingest writes: documents (one per session), passages and their episode rows."""
+
+    documents: list[Document]
+    passages: list[PassageRow]
+    episodes: list[EpisodeRow]
+    by_turn: dict[tuple[str, str], str]  # (conversation, message id) -> passage id
+    said: dict[str, str] = field(default_factory=dict)  # passage id -> "speaker: text" (what is extracted from)
+
+
+def said_line(message: Message) -> str:
+    return f"{message.speaker.strip()}: {' '.join(message.text.split())}"
+
+
+def episode_text(message: Message, session: Session) -> str:
+    """What an episode stores, embeds and BM25 indexes: "[when] speaker: text (image: caption)".
+    The date is the session's own text ("1:56 pm on 8 May, 2023") or the message's (else the
+    session's) time; without one, "speaker: text". Dated text is what the reference LoCoMo setup
+    embeds, and it lets a temporal question ("in May 2023") match the message's words."""
+    when = _when(message, session)
+    return f"[{when}] {said_line(message)}" if when else said_line(message)
+
+
+def _when(message: Message, session: Session) -> str | None:
+    if session.label and message.time is None:
+        return " ".join(session.label.split())
+    moment = parse_time(message.time) or session.time
+    if moment is None:
+        return None
+    clock_part = f"{moment:%H:%M} on " if (moment.hour, moment.minute) != (0, 0) else ""
+    return f"{clock_part}{moment.day} {moment:%B %Y}"
+
+
+def build_episodes(conversations: Iterable[Conversation]) -> EpisodeBatch:
+    """Documents, passages and episode rows with stable ids (content hashes, as in ingest)."""
+    batch = EpisodeBatch([], [], [], {}, {})
+    for conv in conversations:
+        names = " and ".join(conv.speakers) or conv.id
+        for session in conv.sessions:
+            if not session.messages:
+                continue
+            lines = [episode_text(m, session) for m in session.messages]
+            text = "\n".join(lines)
+            when = session.label or (session.time.isoformat() if session.time else None)
+            title = f"{conv.title or names}, session {session.id}" + (f" ({when})" if when else "")
+            doc = Document(title=title, text=text, source=f"conversation:{conv.id}",
+                           metadata={"kind": "conversation", "conversation": conv.id, "session": session.id,
+                                     "speakers": conv.speakers, **({"time": when} if when else {})})
+            batch.documents.append(doc)
+            start = 0
+            for index, (message, line) in enumerate(zip(session.messages, lines)):
+                end = start + len(line)
+                pid = content_hash(doc.id, str(start), str(end))
+                turn = message.id or f"{session.id}:{index + 1}"
+                batch.passages.append(PassageRow(id=pid, doc_id=doc.id, index=index, title=None, text=line,
+                                                 start=start, end=end))
+                batch.said[pid] = said_line(message)
+                batch.episodes.append(EpisodeRow(id=pid, speaker=message.speaker.strip(), session=session.id,
+                                                 turn=turn, conversation=conv.id,
+                                                 time=parse_time(message.time) or session.time))
+                batch.by_turn[(conv.id, turn)] = pid
+                start = end + 1
+    return batch
+
+
+def read_chat_jsonl(path: str | Path) -> list[Conversation]:
+    """Conversations of a JSON-lines chat file (format in the module docstring)."""
+    path = Path(path)
+    sessions: dict[str, dict[str, Session]] = {}
+    try:
+        lines = path.read_text(encoding="utf-8").splitlines()
+    except OSError as exc:
+        raise ReaderError(f"{path}: cannot read ({exc})") from exc
+    for number, line in enumerate(lines, 1):
+        if not line.strip():
+            continue
+        try:
+            record = json.loads(line)
+            speaker, text = str(record["speaker"]).strip(), str(record["text"])
+        except (ValueError, KeyError, TypeError) as exc:
+            raise ReaderError(f"{path}:{number}: expected a JSON object with speaker and text "
+                              f"(and optionally conversation, session, time, id): {exc}") from exc
+        if not speaker or not text.strip():
+            raise ReaderError(f"{path}:{number}: speaker and text must not be empty")
+        conv = str(record.get("conversation") or path.stem)
+        session_id = str(record.get("session") or "1")
+        session = sessions.setdefault(conv, {}).setdefault(session_id, Session(session_id, []))
+        when = parse_time(record.get("time"))
+        session.messages.append(Message(speaker, text, record.get("id"), when))
+        if when is not None and (session.time is None or when < session.time):
+            session.time = when
+    return [Conversation(conv, list(by_id.values())) for conv, by_id in sessions.items()]
+
+
+def ingest_conversations(writer: MemoryWriter, conversations: Iterable[Conversation], extractor: Extractor,
+                         batch_size: int = 64, guided: bool = True, checker: ConsistencyChecker | None = None,
+                         extract: bool = True, changing_relations: Iterable[str] = ()) -> IngestReport:
+    """Writes the episodes (idempotent), their speakers, then extracts the messages not yet extracted,
+    promotes and adjudicates after every batch, and stamps the facts' validity. `extract=False` writes
+    only the episode layer (dense and BM25 search need nothing more)."""
+    began = clock.monotonic()
+    batch = build_episodes(conversations)
+    repo = ConversationRepository(writer.passages.store, writer.space)
+    report = IngestReport(documents=len(batch.documents), passages=len(batch.passages))
+    existing = writer.existing_passages([p.id for p in batch.passages])
+    new = [p for p in batch.passages if p.id not in existing]
+    report.passages_new = len(new)
+    writer.write_documents(document_rows(batch.documents))
+    if new:
+        writer.write_passages(new)
+    repo.write_episodes(batch.episodes)
+    report.entities_new += _write_speakers(writer, repo, batch.episodes)
+    writer.bump_version()
+    if not extract:
+        report.seconds = clock.monotonic() - began
+        return report
+    speaker_of = {e.id: e for e in batch.episodes}
+    todo = [p for p in batch.passages if existing.get(p.id) != ExtractionState.OK]
+    guide = writer.guide() if guided else NoGuide()
+    inputs = [ExtractionInput(passage_id=p.id, doc_id=p.doc_id, text=batch.said.get(p.id, p.text),
+                              title=_said(speaker_of[p.id])) for p in todo]
+    for start in range(0, len(inputs), batch_size):
+        outcomes = extractor.extract(inputs[start:start + batch_size], guide)
+        written = writer.write_outcomes(outcomes)
+        promoted, activated = writer.promote()
+        writer.bump_version()
+        tally(report, outcomes, written, promoted, activated, checker)
+    stamp_validity(repo, writer.ontology, [e.id for e in batch.episodes], changing_relations)
+    writer.bump_version()
+    report.seconds = clock.monotonic() - began
+    return report
+
+
+def _said(episode: EpisodeRow) -> str:
+    """What the extractor is told about a message: who said it, and when."""
+    return f"{episode.speaker}" + (f", {episode.time:%d %B %Y}" if episode.time else "")
+
+
+def _write_speakers(writer: MemoryWriter, repo: ConversationRepository, episodes: list[EpisodeRow]) -> int:
+    """Speakers as Person entities (resolved against the stored names), linked to their episodes."""
+    mentions = [Mention(e.speaker, SPEAKER_TYPE, e.id) for e in episodes if e.speaker]
+    if not mentions:
+        return 0
+    first = {}
+    for m in mentions:
+        first.setdefault(m.name, m)
+    resolution = resolve_mentions(writer.entities, list(first.values()), writer.embedder,
+                                  writer.config.merge_threshold, writer.config.resolution)
+    rows = [e.row() for e in resolution.entities.values()]
+    writer.facts.write_types({r.type for r in rows})
+    writer.entities.write_entities(rows)
+    links = [SpeakerLink(e.id, resolution.by_key[key]) for e in episodes
+             if e.speaker and (key := normalize_entity_name(e.speaker)) in resolution.by_key]
+    repo.link_speakers(links)
+    return sum(e.is_new for e in resolution.entities.values())

@@ -1,0 +1,42 @@
+"""The last step of memgraphrag: each route's share of its own evidence, added (pure, no I/O).
+
+Two routes rank the passages: personalised PageRank over the memory (whose restart vector already holds
+the dense passage similarities, eq. 8) and BM25 over the words, which the graph lacks. A passage's
+fused score is the sum over the routes of the share of that route's total evidence it holds. A route
+whose evidence is spread thin (a question of common words for BM25, a weak memory for PageRank) gives
+every passage a small share and so steers the ranking less, without a weight fitted per dataset.
+
+Measured on three memories together (benchmarks/results/tuning): shares beat rank fusion (RRF, which
+cost MuSiQue 7-10 points of R@5 by letting the weaker route outvote the graph), min-max sums with
+fixed route weights, shares over each route's top 50 only (the total over the whole space is what tells
+a concentrated route from a diffuse one), and a third, dense route (cosine above the space's mean):
+dense similarity already seeds the walk, and counting it twice lost 0.7 points of R@5 on MuSiQue and
+1.0 on HotpotQA.
+"""
+
+from __future__ import annotations
+
+from collections import defaultdict
+from collections.abc import Mapping
+from dataclasses import dataclass
+
+
+@dataclass(frozen=True)
+class Route:
+    """Scores of some passages by one route, and the route's total over every passage of the space."""
+
+    scores: Mapping[str, float]
+    total: float
+
+    def share(self, passage_id: str) -> float:
+        score = self.scores.get(passage_id, 0.0)
+        return score / self.total if self.total > 0 and score > 0 else 0.0
+
+
+def fuse(routes: list[Route]) -> list[tuple[str, float]]:
+    """Passages by the sum of their shares, best first (ties: lower id first)."""
+    fused: dict[str, float] = defaultdict(float)
+    for route in routes:
+        for passage in route.scores:
+            fused[passage] += route.share(passage)
+    return sorted(((p, s) for p, s in fused.items() if s > 0), key=lambda x: (-x[1], x[0]))

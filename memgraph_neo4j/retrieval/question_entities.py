@@ -1,0 +1,89 @@
+"""Entities and passage titles a question names: the lexical route from the question into the graph.
+
+A question that names "Johnnycake, West Virginia" should seed that entity even when no stored fact
+about it is similar to the question as a whole. The candidate spans are word n-grams of the
+question that contain a capitalised word (not the question's first word) or a digit, i.e. names,
+titles and years, not "country" or "performers": matching every n-gram measured 3-9 points of R@2
+lower than matching only these (benchmarks/results/tuning). Each span is looked up under the same
+normalised key the entity aliases are stored under (memory/normalize.py), and overlapping matches
+keep the longest: "West Virginia" inside a matched "Johnnycake, West Virginia" does not seed twice.
+Passage titles are names too (an encyclopaedia's "Christopher Nolan" page): `TitleIndex` finds the
+passages whose title a span names. Pure apart from the one read per memory version TitleIndex takes.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable, Collection
+from dataclasses import dataclass
+
+from memgraph_neo4j.memory.normalize import normalize_entity_name
+
+MAX_SPAN_WORDS = 12  # long titles ("Alexander and the Terrible, Horrible, No Good, Very Bad Day")
+_WORD = re.compile(r"[^\W_]+")
+# single words never taken as names, even capitalised ("Who", "The" in the middle of a title is kept
+# inside a longer span)
+_STOP = frozenset("""a an the of in on at to for from by with and or is was were are be been who what which
+when where why how did does do whose whom that this these those it its his her their he she they as than
+also into about after before during between same both other not no yes""".split())
+
+
+@dataclass(frozen=True, slots=True)
+class Span:
+    start: int  # first word
+    end: int  # one past the last word
+    key: str  # normalised as alias keys are
+
+
+def candidate_spans(question: str, max_words: int = MAX_SPAN_WORDS) -> list[Span]:
+    """Word n-grams that may name an entity, longest first; each carries its alias key."""
+    words = list(_WORD.finditer(question))
+    named = [i > 0 and (m.group()[:1].isupper() or m.group()[:1].isdigit()) for i, m in enumerate(words)]
+    spans, seen = [], set()
+    for n in range(min(max_words, len(words)), 0, -1):
+        for i in range(len(words) - n + 1):
+            if not any(named[i:i + n]):
+                continue
+            if n == 1 and (words[i].group().casefold() in _STOP or len(words[i].group()) < 3
+                           and not words[i].group().isdigit()):
+                continue
+            key = normalize_entity_name(question[words[i].start():words[i + n - 1].end()])
+            if key and (i, i + n) not in seen:
+                seen.add((i, i + n))
+                spans.append(Span(i, i + n, key))
+    return spans
+
+
+def longest_matches(spans: list[Span], known: Collection[str]) -> list[str]:
+    """Keys of the spans found in `known`, longest first, skipping spans that overlap a longer match."""
+    covered: set[int] = set()
+    chosen: list[str] = []
+    for span in sorted(spans, key=lambda s: (s.start - s.end, s.start)):
+        words = set(range(span.start, span.end))
+        if span.key in known and not words & covered:
+            covered |= words
+            if span.key not in chosen:
+                chosen.append(span.key)
+    return chosen
+
+
+class TitleIndex:
+    """Passage ids by normalised title at one memory version (read once per version)."""
+
+    def __init__(self, read: Callable[[], list[tuple[str, str]]]) -> None:
+        self.read = read
+        self._index: tuple[int, dict[str, list[str]]] | None = None
+
+    def passages(self, spans: list[Span], version: int) -> list[str]:
+        """Passages whose whole title one of the spans is, in span order."""
+        if self._index is None or self._index[0] != version:
+            by_key: dict[str, list[str]] = {}
+            for passage_id, title in self.read():
+                if key := normalize_entity_name(title):
+                    by_key.setdefault(key, []).append(passage_id)
+            self._index = (version, by_key)
+        by_key = self._index[1]
+        found: list[str] = []
+        for span in spans:
+            found.extend(p for p in by_key.get(span.key, ()) if p not in found)
+        return found
