@@ -5,18 +5,13 @@ from __future__ import annotations
 from collections.abc import Iterable
 from functools import cached_property
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from memgraph_neo4j.adjudication import ConflictReview, make_adjudicator
 from memgraph_neo4j.config import AdjudicationConfig, MemoryConfig, RetrievalConfig, Settings
 from memgraph_neo4j.contracts import AdjudicationReport, Extractor
-from memgraph_neo4j.extractors.categories import ModelCategoriser
 from memgraph_neo4j.extractors.factory import make_extractor
-from memgraph_neo4j.ingest.episodes import Conversation, ingest_conversations, read_chat_jsonl
-from memgraph_neo4j.ingest.pipeline import IngestReport, ingest_documents
 from memgraph_neo4j.ingest.readers import Document, read_path
 from memgraph_neo4j.llm.chat import ChatClient
-from memgraph_neo4j.memory.categories import CategoryConfig, CategoryHierarchy, HierarchyReport
 from memgraph_neo4j.memory.normalize import normalize_entity_name
 from memgraph_neo4j.memory.ontology import Ontology, load_ontology
 from memgraph_neo4j.memory.retract import RetractionReport, retract_documents
@@ -27,7 +22,6 @@ from memgraph_neo4j.repository.categories import CategoryNode, CategoryRepositor
 from memgraph_neo4j.repository.conversation import ConversationRepository, TimedFact
 from memgraph_neo4j.repository.documents import DocumentRepository, DocumentSummary, SpaceSummary, list_spaces
 from memgraph_neo4j.repository.entities import EntityRepository
-from memgraph_neo4j.repository.export import ExportReport, ExportRepository, Format
 from memgraph_neo4j.repository.provenance import FactProvenance, PassageSource, ProvenanceRepository
 from memgraph_neo4j.repository.stats import StatsRepository
 from memgraph_neo4j.retrieval import RetrievalContext, RetrievalResult, Retriever, make_retriever
@@ -37,6 +31,13 @@ from memgraph_neo4j.retrieval.extractive import answer_extractive
 from memgraph_neo4j.server.connection import open_store
 from memgraph_neo4j.store import GraphStore
 from memgraph_neo4j.store.schema_state import schema_current
+
+if TYPE_CHECKING:  # imported where used: a one-shot `query` needs none of them (~0.25 s of imports)
+    from memgraph_neo4j.adjudication import ConflictReview
+    from memgraph_neo4j.ingest.episodes import Conversation
+    from memgraph_neo4j.ingest.pipeline import IngestReport
+    from memgraph_neo4j.memory.categories import CategoryConfig, HierarchyReport
+    from memgraph_neo4j.repository.export import ExportReport, Format
 
 
 def _documents(sources: Iterable[str | Path | Document] | str | Path | Document) -> list[Document]:
@@ -107,11 +108,15 @@ class MemoryGraph:
     @cached_property
     def adjudicator(self):
         adjudication, chat = self._adjudication
+        from memgraph_neo4j.adjudication import make_adjudicator
+
         return make_adjudicator(self.store, self.space, self.ontology, chat,
                                 adjudication if isinstance(adjudication, AdjudicationConfig) else None)
 
     @cached_property
     def conflicts(self) -> ConflictReview:
+        from memgraph_neo4j.adjudication import ConflictReview
+
         return ConflictReview(self.adjudicator.repository)
 
     @property
@@ -149,6 +154,8 @@ class MemoryGraph:
         """Files, folders, texts or Documents -> passages, facts, entities; promotion after every batch.
         `on_batch(report, chunks_done)` is called after every batch."""
         self.init()
+        from memgraph_neo4j.ingest.pipeline import ingest_documents
+
         return ingest_documents(self.writer, _documents(sources), extractor or self.extractor,
                                 batch_size=batch_size, guided=guided, dry_run=dry_run, progress=progress,
                                 checker=self.adjudicator if self._check_on_ingest else None, on_batch=on_batch)
@@ -160,6 +167,8 @@ class MemoryGraph:
         session and time; facts get valid_at / invalid_at. `changing_relations`: relations with one value
         per head at a time besides the ontology's functional ones (e.g. "lives_in"). `categorise` (True or
         a chat client): afterwards the new entities join the category hierarchy (`categorise()`)."""
+        from memgraph_neo4j.ingest.episodes import ingest_conversations, read_chat_jsonl
+
         self.init()
         if isinstance(conversations, (str, Path)):
             conversations = read_chat_jsonl(conversations)
@@ -239,6 +248,9 @@ class MemoryGraph:
         model = self._chat(chat)
         if model is None:
             raise ValueError("categorising needs a chat model: pass chat=..., or set OPENAI_API_KEY or OPENAI_BASE_URL")
+        from memgraph_neo4j.extractors.categories import ModelCategoriser
+        from memgraph_neo4j.memory.categories import CategoryHierarchy
+
         hierarchy = CategoryHierarchy(CategoryRepository(self.store, self.space), ModelCategoriser(model), config)
         return hierarchy.build(rebuild=rebuild)
 
@@ -328,6 +340,8 @@ class MemoryGraph:
     def export(self, path: str | Path, format: Format = "jsonl", with_embeddings: bool = False) -> ExportReport:
         """Write the space's nodes and relationships to `path` as JSON lines or GraphML, streamed
         (repository/export.py); embedding vectors only with `with_embeddings`."""
+        from memgraph_neo4j.repository.export import ExportRepository
+
         return ExportRepository(self.store, self.space).export(path, format, with_embeddings)
 
     def analytics(self, name: str, limit: int = 50) -> list[dict]:
