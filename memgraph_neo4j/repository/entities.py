@@ -73,6 +73,14 @@ class EntityRepository(Repository):
                                min_cosine=min_cosine)
         return [Neighbor(h["id"], h["neighbor"], h["type"], h["cosine"]) for h in hits]
 
+    def entity_vectors(self) -> tuple[list[str], list[str], list[list[float] | None]]:
+        """(ids, types, embeddings) of every entity of the space, in id order; None: stored without one."""
+        rows = self.store.read("memory/entity_vectors", space=self.space)
+        return [r["id"] for r in rows], [r["type"] for r in rows], [r["embedding"] for r in rows]
+
+    def entity_count(self) -> int:
+        return self.store.read("memory/entity_count", space=self.space)[0]["entities"]
+
     def bridge_similar(self, edges: list[SimilarEdge]) -> None:
         self._write_rows("memory/bridge_similar", edges)
 

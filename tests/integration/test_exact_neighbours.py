@@ -1,0 +1,71 @@
+"""Ingest's in-process neighbour search (memory/neighbours.py) against the real server: it finds what the
+vector index finds, a build with it is the build through the index, and it reads the space's vectors
+once per writer unless another writer changed the space."""
+
+from __future__ import annotations
+
+import uuid
+
+import pytest
+from test_isolation import corpus, graph
+from test_retrieval import drop_graphs
+
+from memgraph_neo4j.api import MemoryGraph
+from memgraph_neo4j.config import MemoryConfig
+from memgraph_neo4j.ingest.readers import Document
+from memgraph_neo4j.memory.neighbours import ExactEntityLookup
+from memgraph_neo4j.repository.entities import EntityRepository, VectorQuery
+
+
+@pytest.fixture
+def two_spaces(store):
+    names = [f"t_exact_{uuid.uuid4().hex[:8]}" for _ in range(2)]
+    yield names
+    for name in names:
+        store.run_implicit("admin/delete_space", space=name)
+        drop_graphs(store, name)
+
+
+def build(store, space, minilm, documents, **config) -> MemoryGraph:
+    memory = MemoryGraph(space=space, store=store, embedder=minilm, extractor="offline",
+                         config=MemoryConfig(**config))
+    memory.ingest(documents, batch_size=8, progress=False)  # several batches: later ones resolve against earlier
+    return memory
+
+
+def test_a_build_with_the_exact_search_is_the_build_through_the_index(store, test_store, minilm, two_spaces):
+    exact, index = two_spaces
+    documents = corpus()  # look-alike names (Apollo astronauts): each has more neighbours than bridging keeps
+    with build(store, exact, minilm, documents) as a, build(store, index, minilm, documents,
+                                                           exact_neighbours_max=0) as b:
+        assert a.writer._lookup.loads == 1 and b.writer._lookup.loads == 0  # one read of the vectors per writer
+        built, other = graph(a, test_store), graph(b, test_store)
+    # the index hands back (1 + cos) / 2 in float32, so its cosines differ from the exact ones by ~1e-5
+    similar, other_similar = built.pop("similar"), other.pop("similar")
+    assert built == other
+    assert similar.keys() == other_similar.keys() and len(similar) > 20  # bridging had neighbours to find
+    assert [similar[k] for k in similar] == pytest.approx([other_similar[k] for k in similar], abs=1e-4)
+
+
+def test_the_copy_finds_what_the_index_finds_and_follows_other_writers(store, minilm, two_spaces):
+    space = two_spaces[0]
+    with build(store, space, minilm, corpus()[:20]) as memory:
+        repository = EntityRepository(store, space)
+        names = ["Neil Armstrong", "Buzz Aldrin", "Ada Lovelace", "the University of Vienna", "Apollo"]
+        queries = [VectorQuery(f"key:{n}", v.tolist()) for n, v in zip(names, minilm.embed_documents(names))]
+        lookup = ExactEntityLookup(repository, max_vectors=10_000)
+        same(lookup.entity_neighbors(queries, fetch=30, min_cosine=0.3),
+             repository.entity_neighbors(queries, fetch=30, min_cosine=0.3))
+        assert lookup.loads == 1
+        # another writer adds an entity: the next search reads the copy again and finds it
+        memory.ingest([Document(title="Sally Ride", text="Sally Ride was born in Los Angeles.")], progress=False)
+        ride = [VectorQuery("key:ride", minilm.embed_documents(["Sally Ride"])[0].tolist())]
+        found = lookup.entity_neighbors(ride, 5, 0.99)
+        same(found, repository.entity_neighbors(ride, 5, 0.99))
+        assert len(found) == 1 and lookup.loads == 2
+
+
+def same(exact, from_index) -> None:
+    assert from_index, "the index found nothing to compare with"
+    assert [(n.id, n.neighbor, n.type) for n in exact] == [(n.id, n.neighbor, n.type) for n in from_index]
+    assert [n.cosine for n in exact] == pytest.approx([n.cosine for n in from_index], abs=1e-5)

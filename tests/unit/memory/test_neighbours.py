@@ -1,0 +1,92 @@
+"""The in-process neighbour search answers as cypher/memory/entity_neighbors does, exactly."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from memgraph_neo4j.memory.neighbours import EntityVectors, ExactEntityLookup
+from memgraph_neo4j.repository.entities import Neighbor, VectorQuery
+
+
+def reference(ids, types, matrix, queries, fetch, min_cosine):
+    """The statement's semantics by brute force: top `fetch` (ties to the lower id), less the query's own
+    id, cosine >= min_cosine, ordered by query id, cosine descending, neighbour."""
+    unit = matrix / np.linalg.norm(matrix, axis=1, keepdims=True)
+    out = []
+    for q in queries:
+        v = np.asarray(q.vector, dtype=np.float32)
+        scores = unit @ (v / np.linalg.norm(v))
+        top = sorted(range(len(ids)), key=lambda j: (-scores[j], ids[j]))[:fetch]
+        out += [Neighbor(q.id, ids[j], types[j], float(scores[j])) for j in top
+                if ids[j] != q.id and scores[j] >= min_cosine]
+    return sorted(out, key=lambda n: (n.id, -n.cosine, n.neighbor))
+
+
+@pytest.mark.parametrize("fetch,min_cosine", [(3, -1.0), (5, 0.2), (40, 0.0), (1, 0.5)])
+def test_neighbours_equal_the_statement_semantics(fetch, min_cosine):
+    rng = np.random.default_rng(7)
+    ids = [f"e{i:03d}" for i in rng.permutation(60)]
+    types = [("Person", "Place")[i % 2] for i in range(60)]
+    matrix = rng.standard_normal((60, 8)).astype(np.float32)
+    vectors = EntityVectors()
+    for start in range(0, 60, 7):  # added in several batches: the buffer grows
+        vectors.add(ids[start:start + 7], types[start:start + 7], matrix[start:start + 7].tolist())
+    queries = [VectorQuery(f"key:{i}", rng.standard_normal(8).tolist()) for i in range(9)]
+    queries.append(VectorQuery(ids[4], matrix[4].tolist()))  # a stored entity's own id is left out
+    found = vectors.neighbors(queries, fetch, min_cosine)
+    expected = reference(ids, types, matrix, queries, fetch, min_cosine)
+    assert [(n.id, n.neighbor, n.type) for n in found] == [(n.id, n.neighbor, n.type) for n in expected]
+    assert np.allclose([n.cosine for n in found], [n.cosine for n in expected], atol=1e-6)
+    assert all(n.neighbor != ids[4] for n in found if n.id == ids[4])
+
+
+def test_ties_at_the_fetch_cut_go_to_the_lower_id():
+    vectors = EntityVectors()
+    vectors.add(["c", "a", "b"], ["T", "T", "T"], [[1.0, 0.0]] * 3)  # three equal vectors
+    found = vectors.neighbors([VectorQuery("q", [1.0, 0.0])], fetch=2, min_cosine=0.5)
+    assert [n.neighbor for n in found] == ["a", "b"]
+
+
+class CountingRepository:
+    """The repository calls the lookup makes, over a list of entities another writer may change."""
+
+    def __init__(self, rows):
+        self.rows, self.reads = rows, []
+
+    def entity_count(self):
+        self.reads.append("count")
+        return len(self.rows)
+
+    def entity_vectors(self):
+        self.reads.append("vectors")
+        return [r[0] for r in self.rows], [r[1] for r in self.rows], [r[2] for r in self.rows]
+
+    def entity_neighbors(self, rows, fetch, min_cosine):
+        self.reads.append("index")
+        return []
+
+
+def test_the_copy_follows_created_entities_and_reloads_after_another_writer():
+    repo = CountingRepository([("a", "T", [1.0, 0.0]), ("n", "T", None)])
+    lookup = ExactEntityLookup(repo, max_vectors=10)
+    query = [VectorQuery("key:x", [1.0, 0.1])]
+    assert [n.neighbor for n in lookup.entity_neighbors(query, 5, 0.5)] == ["a"]
+    repo.rows.append(("b", "T", [0.6, 0.8]))  # this writer's batch committed b
+    lookup.created(["b"], ["T"], [[0.6, 0.8]])
+    assert [n.neighbor for n in lookup.entity_neighbors(query, 5, 0.5)] == ["a", "b"]
+    assert repo.reads == ["count", "vectors", "count"]  # b came without a read
+    repo.rows.append(("c", "T", [1.0, 0.05]))  # another writer
+    assert [n.neighbor for n in lookup.entity_neighbors(query, 5, 0.5)] == ["c", "a", "b"]
+    assert lookup.loads == 2
+
+
+def test_a_space_over_the_limit_uses_the_index_from_then_on():
+    repo = CountingRepository([(f"e{i}", "T", [1.0, float(i)]) for i in range(3)])
+    lookup = ExactEntityLookup(repo, max_vectors=2)
+    lookup.entity_neighbors([VectorQuery("key:x", [1.0, 0.0])], 5, 0.5)
+    lookup.entity_neighbors([VectorQuery("key:x", [1.0, 0.0])], 5, 0.5)
+    assert repo.reads == ["count", "index", "index"] and lookup.loads == 0
+    off = CountingRepository([("a", "T", [1.0, 0.0])])
+    ExactEntityLookup(off, max_vectors=0).entity_neighbors([VectorQuery("key:x", [1.0, 0.0])], 5, 0.5)
+    assert off.reads == ["index"]
