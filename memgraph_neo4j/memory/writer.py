@@ -54,7 +54,7 @@ class MemoryWriter:
         self.entities = EntityRepository(store, space)
         self.facts = FactRepository(store, space)
         self._guide = Neo4jGuide(store, space)
-        self._lookup = ExactEntityLookup(self.entities, self.config.exact_neighbours_max)
+        self.lookup = ExactEntityLookup(self.entities, self.config.exact_neighbours_max)
 
     def guide(self) -> MemoryGuide:
         """What the stored memory tells the extractor (stable schemas, canonical entities)."""
@@ -90,7 +90,7 @@ class MemoryWriter:
         Reads come first (aliases, one vector look-up for resolution and bridging)."""
         report = BatchReport()
         bridge = (self.config.bridge_k, self.config.bridge_threshold) if self.embedder is not None else None
-        resolution = resolve_mentions(self._lookup, mentions_of(outcomes, self.ontology), self.embedder,
+        resolution = resolve_mentions(self.lookup, mentions_of(outcomes, self.ontology), self.embedder,
                                       self.config.merge_threshold, self.config.resolution, bridge=bridge)
         rows = fact_rows(outcomes, resolution, self.ontology)
         entities = resolution.entities
@@ -139,9 +139,9 @@ class MemoryWriter:
         try:
             results = batch.commit()
             created = [entities[i] for i in sorted(new_ids)]
-            self._lookup.created([e.id for e in created], [e.type for e in created], [e.embedding for e in created])
+            self.lookup.created([e.id for e in created], [e.type for e in created], [e.embedding for e in created])
         except WriteConflict:  # another writer created one of "our" new entities first: merge instead
-            self._lookup.invalidate()
+            self.lookup.invalidate()
             batch, promotion = statements(fast=False)
             results = batch.commit()
         if promotion is not None:

@@ -38,7 +38,7 @@ def test_a_build_with_the_exact_search_is_the_build_through_the_index(store, tes
     documents = corpus()  # look-alike names (Apollo astronauts): each has more neighbours than bridging keeps
     with build(store, exact, minilm, documents) as a, build(store, index, minilm, documents,
                                                            exact_neighbours_max=0) as b:
-        assert a.writer._lookup.loads == 1 and b.writer._lookup.loads == 0  # one read of the vectors per writer
+        assert a.writer.lookup.loads == 1 and b.writer.lookup.loads == 0  # one read of the vectors per writer
         built, other = graph(a, test_store), graph(b, test_store)
     # the index hands back (1 + cos) / 2 in float32, so its cosines differ from the exact ones by ~1e-5
     similar, other_similar = built.pop("similar"), other.pop("similar")

@@ -193,8 +193,8 @@ def test_a_batch_whose_new_entities_another_writer_created_first_is_merged(store
     first.ingest(docs, batch_size=BATCH, progress=False)
     want = fingerprint(store, space)
     late = child_memory(store, space, str(tmp_path / "calls.log"))
-    late.writer.entities.lookup_aliases = lambda keys: []  # it has not seen the other writer's entities
-    late.writer.entities.entity_neighbors = lambda rows, fetch, min_cosine: []
+    late.writer.lookup.lookup_aliases = lambda keys: []  # it has not seen the other writer's entities
+    late.writer.lookup.entity_neighbors = lambda rows, fetch, min_cosine: []
     from memgraph_neo4j.contracts import ExtractionInput, NoGuide
     from memgraph_neo4j.ingest.pipeline import passage_rows
 

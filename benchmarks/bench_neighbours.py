@@ -1,0 +1,80 @@
+"""Entity resolution's neighbour look-up at the size of a space: the vector index against the exact
+in-process copy (memory/neighbours.py), the same queries, alternating, in one run.
+
+    python benchmarks/bench_neighbours.py --space scale_r3 [--queries 2000] [--runs 5]
+
+The queries are the space's own entity vectors, slightly perturbed (as a batch's new names near stored
+ones are), asked with the ingest's parameters (fetch 30, min cosine 0.8). Reports per-query medians of
+both ways, the copy's load time, and whether both found the same neighbours (the index is approximate).
+Results: benchmarks/results/neighbours.json.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import statistics
+import sys
+import time
+from pathlib import Path
+
+import numpy as np
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))
+
+from memgraph_neo4j.config import MemoryConfig  # noqa: E402
+from memgraph_neo4j.memory.neighbours import ExactEntityLookup  # noqa: E402
+from memgraph_neo4j.repository.entities import EntityRepository, VectorQuery  # noqa: E402
+from memgraph_neo4j.server.connection import open_store  # noqa: E402
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--space", required=True)
+    parser.add_argument("--queries", type=int, default=2000, help="names per look-up (a 256-passage batch has ~2,000)")
+    parser.add_argument("--runs", type=int, default=5)
+    parser.add_argument("--out", type=Path, default=ROOT / "benchmarks" / "results" / "neighbours.json")
+    args = parser.parse_args()
+    config = MemoryConfig()
+    fetch, floor = max(20, 3 * config.bridge_k), min(config.merge_threshold, config.bridge_threshold)
+    with open_store() as store:
+        repository = EntityRepository(store, args.space)
+        began = time.perf_counter()
+        ids, _, vectors = repository.entity_vectors()
+        read_s = time.perf_counter() - began
+        stored = np.asarray([v for v in vectors if v is not None], dtype=np.float32)
+        rng = np.random.default_rng(0)
+        picked = stored[rng.choice(len(stored), size=min(args.queries, len(stored)), replace=False)]
+        noisy = picked + rng.normal(0, 0.02, picked.shape).astype(np.float32)
+        queries = [VectorQuery(f"key:{i}", (v / np.linalg.norm(v)).tolist()) for i, v in enumerate(noisy)]
+        lookup = ExactEntityLookup(repository, config.exact_neighbours_max)
+        began = time.perf_counter()
+        lookup.entity_neighbors(queries[:1], fetch, floor)  # loads the copy
+        load_s = time.perf_counter() - began
+        index_s, exact_s = [], []
+        for _ in range(args.runs):
+            began = time.perf_counter()
+            from_index = repository.entity_neighbors(queries, fetch, floor)
+            index_s.append(time.perf_counter() - began)
+            began = time.perf_counter()
+            exact = lookup.entity_neighbors(queries, fetch, floor)
+            exact_s.append(time.perf_counter() - began)
+        pairs = lambda hits: {(h.id, h.neighbor) for h in hits}  # noqa: E731
+        a, b = pairs(exact), pairs(from_index)
+    per_query = lambda s: round(statistics.median(s) / len(queries) * 1000, 3)  # noqa: E731
+    result = {"space": args.space, "entities": len(ids), "with_vectors": len(stored), "queries": len(queries),
+              "fetch": fetch, "min_cosine": floor, "runs": args.runs,
+              "index_ms_per_query": per_query(index_s), "exact_ms_per_query": per_query(exact_s),
+              "speedup": round(statistics.median(index_s) / statistics.median(exact_s), 1),
+              "index_s_runs": [round(s, 2) for s in index_s], "exact_s_runs": [round(s, 3) for s in exact_s],
+              "copy_load_s": round(load_s, 2), "vector_read_s": round(read_s, 2),
+              "neighbours_exact": len(a), "neighbours_index": len(b), "index_missed": len(a - b),
+              "index_only": len(b - a)}
+    args.out.parent.mkdir(parents=True, exist_ok=True)
+    args.out.write_text(json.dumps(result, indent=2))
+    print(json.dumps(result, indent=2))
+
+
+if __name__ == "__main__":
+    main()
