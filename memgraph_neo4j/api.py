@@ -111,7 +111,8 @@ class MemoryGraph:
         from memgraph_neo4j.adjudication import make_adjudicator
 
         return make_adjudicator(self.store, self.space, self.ontology, chat,
-                                adjudication if isinstance(adjudication, AdjudicationConfig) else None)
+                                adjudication if isinstance(adjudication, AdjudicationConfig) else None,
+                                self.writer.fact_vectors)
 
     @cached_property
     def conflicts(self) -> ConflictReview:

@@ -77,7 +77,8 @@ class MemoryConfig:
     resolution: str = "merge"  # "merge" | "link" (SAME_AS edges instead of merging)
     bridge_threshold: float = 0.8  # [0.8] similarity edges between entities
     bridge_k: int = 10  # nearest neighbours considered per entity
-    # Resolution and bridging search a space of at most this many entities exactly in process
+    # Resolution and bridging (and adjudication's candidates by meaning, over the facts) search a space of
+    # at most this many entities (facts) exactly in process
     # (memory/neighbours.py: <1 ms per name instead of 13-14 ms per filtered HNSW search at 29k
     # entities); larger spaces, or 0, use the vector index. ~1.6 KB held per entity with MiniLM.
     exact_neighbours_max: int = 200_000

@@ -13,6 +13,7 @@ from memgraph_neo4j.adjudication.review import ConflictError, ConflictReview
 from memgraph_neo4j.adjudication.rules import RuleClassifier, RuleResolver
 from memgraph_neo4j.config import AdjudicationConfig
 from memgraph_neo4j.llm.chat import ChatClient
+from memgraph_neo4j.memory.neighbours import SpaceVectors
 from memgraph_neo4j.memory.ontology import Ontology
 from memgraph_neo4j.repository.conflicts import ConflictRepository
 from memgraph_neo4j.store import GraphStore
@@ -21,11 +22,13 @@ __all__ = ["Adjudicator", "ConflictError", "ConflictReview", "make_adjudicator",
 
 
 def make_adjudicator(store: GraphStore, space: str, ontology: Ontology, chat: ChatClient | None = None,
-                     config: AdjudicationConfig | None = None) -> Adjudicator:
-    """The chat model's agents when one is given, else the deterministic rules."""
+                     config: AdjudicationConfig | None = None, fact_vectors: SpaceVectors | None = None) -> Adjudicator:
+    """The chat model's agents when one is given, else the deterministic rules. `fact_vectors`: the
+    writer's copy of the space's fact vectors (MemoryWriter.fact_vectors)."""
     config = config or AdjudicationConfig()
     repository = ConflictRepository(store, space)
     if chat is None:
-        return Adjudicator(repository, ontology, RuleClassifier(ontology.consistency_rules()), RuleResolver(), config)
+        return Adjudicator(repository, ontology, RuleClassifier(ontology.consistency_rules()), RuleResolver(), config,
+                           fact_vectors)
     return Adjudicator(repository, ontology, ChatClassifier(chat, config.max_retries),
-                       ChatResolver(chat, config.max_retries), config)
+                       ChatResolver(chat, config.max_retries), config, fact_vectors)

@@ -21,9 +21,11 @@ from tqdm.auto import tqdm
 
 from memgraph_neo4j.adjudication.groups import connected_groups
 from memgraph_neo4j.adjudication.model import Group, PairJudgement, Resolution
+from memgraph_neo4j.adjudication.similar import similar_candidates
 from memgraph_neo4j.config import AdjudicationConfig
 from memgraph_neo4j.contracts import AdjudicationReport, ConflictStatus, ConflictType, Usage, Verdict
 from memgraph_neo4j.memory.facts import relation_words
+from memgraph_neo4j.memory.neighbours import SpaceVectors
 from memgraph_neo4j.memory.normalize import content_hash
 from memgraph_neo4j.memory.ontology import Ontology
 from memgraph_neo4j.repository.conflicts import Candidate, ConflictRepository, ConflictRow, FactEvidence, VerdictRow
@@ -76,8 +78,12 @@ def _symmetric(pairs: list[PairJudgement]) -> list[PairJudgement]:
 
 class Adjudicator:
     def __init__(self, repository: ConflictRepository, ontology: Ontology, classifier: Classifier,
-                 resolver: Resolver, config: AdjudicationConfig | None = None) -> None:
+                 resolver: Resolver, config: AdjudicationConfig | None = None,
+                 fact_vectors: SpaceVectors | None = None) -> None:
+        """`fact_vectors`: the writer's in-process copy of the space's fact vectors (candidates by meaning
+        found exactly in process); None: through the Fact vector index."""
         self.repository, self.classifier, self.resolver = repository, classifier, resolver
+        self.fact_vectors = fact_vectors
         self.rules = ontology.consistency_rules()
         self.config = config or AdjudicationConfig()
         self.last_scanned: list[str] = []  # observable: what the last run checked, and what it compared
@@ -108,7 +114,7 @@ class Adjudicator:
         found: dict[str, dict[str, Candidate]] = {i: {} for i in ids}
         for c in self.repository.symbolic_candidates(ids, self.rules, limit):
             found[c.fact].setdefault(c.candidate, c)
-        for c in self.repository.similar_candidates(ids, self.config.similarity, limit):
+        for c in similar_candidates(self.repository, self.fact_vectors, ids, self.config.similarity, limit):
             found[c.fact].setdefault(c.candidate, c)
         return {i: list(by_id.values())[:limit] for i, by_id in found.items() if by_id}
 

@@ -8,11 +8,13 @@ where HNSW can miss a neighbour. The copy is read once (cypher/memory/entity_vec
 entities each batch creates, and is checked against the space's entity count before every use (a
 retraction or another writer in between makes it reload). Spaces with more than `max_vectors`
 entities are searched through the index: there a product per query costs more than the search.
+Adjudication's candidates by meaning use a copy of the fact vectors the same way
+(adjudication/similar.py).
 """
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 
 import numpy as np
 
@@ -27,11 +29,12 @@ def _unit(matrix: np.ndarray) -> np.ndarray:
 
 
 class EntityVectors:
-    """A space's entity vectors as unit float32 rows (ids in the order added), searched exactly."""
+    """A space's entity (or fact) vectors as unit float32 rows (ids in the order added), searched exactly."""
 
     def __init__(self) -> None:
         self.ids: list[str] = []
-        self.types: list[str] = []
+        self.types: list[str | None] = []
+        self.row_of: dict[str, int] = {}
         self._matrix: np.ndarray | None = None  # rows beyond _rows are spare capacity
         self._rows = 0
 
@@ -49,6 +52,7 @@ class EntityVectors:
             grown[: self._rows] = self._matrix[: self._rows]
             self._matrix = grown
         self._matrix[self._rows : self._rows + len(ids)] = block
+        self.row_of.update((node_id, self._rows + i) for i, node_id in enumerate(ids))
         self._rows += len(ids)
         self.ids += ids
         self.types += types
@@ -59,67 +63,86 @@ class EntityVectors:
         cosine descending, neighbour id."""
         if not queries or not self._rows or self._matrix is None:
             return []
-        matrix = self._matrix[: self._rows]
-        vectors = _unit(np.asarray([q.vector for q in queries], dtype=np.float32).reshape(len(queries), -1))
-        block = max(1, _BLOCK_FLOATS // self._rows)
-        found: list[Neighbor] = []
-        for start in range(0, len(queries), block):
-            scores = vectors[start : start + block] @ matrix.T
-            for offset, row in enumerate(scores):
-                query = queries[start + offset]
-                near = np.flatnonzero(row >= min_cosine)
-                if len(near) > fetch:  # only the `fetch` best pass, as in the index search
-                    near = sorted(near, key=lambda j: (-row[j], self.ids[j]))[:fetch]
-                found += [Neighbor(query.id, self.ids[j], self.types[j], float(row[j])) for j in near
-                          if self.ids[j] != query.id]
+        vectors = np.asarray([q.vector for q in queries], dtype=np.float32).reshape(len(queries), -1)
+        found = [Neighbor(query.id, self.ids[j], self.types[j], cosine)
+                 for query, near in zip(queries, self._nearest(_unit(vectors), fetch, min_cosine), strict=True)
+                 for j, cosine in near if self.ids[j] != query.id]
         found.sort(key=lambda n: (n.id, -n.cosine, n.neighbor))
         return found
+
+    def similar(self, ids: Sequence[str], fetch: int, min_cosine: float) -> dict[str, list[tuple[str, float]]]:
+        """Per stored id: the other rows among its `fetch` nearest with cosine >= min_cosine, best first
+        (ties to the lower id); ids not held (no vector) are left out."""
+        held = [i for i in ids if i in self.row_of]
+        if not held or self._matrix is None:
+            return {}
+        vectors = self._matrix[[self.row_of[i] for i in held]]
+        return {node_id: [(self.ids[j], cosine) for j, cosine in near if self.ids[j] != node_id]
+                for node_id, near in zip(held, self._nearest(vectors, fetch, min_cosine), strict=True)}
+
+    def _nearest(self, vectors: np.ndarray, fetch: int, min_cosine: float) -> list[list[tuple[int, float]]]:
+        """Per unit query row: (row, cosine) of the `fetch` best at cosine >= min_cosine, best first."""
+        matrix = self._matrix[: self._rows]
+        block = max(1, _BLOCK_FLOATS // self._rows)
+        out: list[list[tuple[int, float]]] = []
+        for start in range(0, len(vectors), block):
+            for row in vectors[start : start + block] @ matrix.T:
+                near = sorted(np.flatnonzero(row >= min_cosine), key=lambda j: (-row[j], self.ids[j]))
+                out.append([(int(j), float(row[j])) for j in near[:fetch]])  # the index's top-`fetch` cut
+        return out
+
+
+class SpaceVectors:
+    """The in-process copy of one kind of a space's vectors (entities, facts), kept in step with the
+    writer: read once, then each committed batch adds what it wrote, and before every use the space's
+    count of such vectors must equal the copy's, else it is read again (a retraction or another writer
+    changed the space). None above `max_vectors` (from then on: an ingest only grows the space)."""
+
+    def __init__(self, read: Callable[[], tuple[list[str], list[str | None], list[list[float]]]],
+                 count: Callable[[], int], max_vectors: int) -> None:
+        self._read, self._count, self.max_vectors = read, count, max_vectors
+        self._copy: EntityVectors | None = None
+        self._too_large = max_vectors <= 0
+        self.loads = 0  # observable: tests assert when the copy is read again
+
+    def current(self) -> EntityVectors | None:
+        if self._too_large:
+            return None
+        count = self._count()
+        if count > self.max_vectors:
+            self._too_large, self._copy = True, None
+            return None
+        if self._copy is None or count != len(self._copy):
+            self._copy = EntityVectors()
+            self._copy.add(*self._read())
+            self.loads += 1
+        return self._copy
+
+    def written(self, ids: Sequence[str], types: Sequence[str | None], vectors: Sequence[Sequence[float] | None]) -> None:
+        """What a committed batch wrote; rows the copy holds already, and rows without a vector, are skipped."""
+        if self._copy is None:
+            return
+        kept = [i for i, v in enumerate(vectors) if v is not None and ids[i] not in self._copy.row_of]
+        self._copy.add([ids[i] for i in kept], [types[i] for i in kept], [vectors[i] for i in kept])
+
+    def invalidate(self) -> None:
+        """Another writer changed the space under this batch: read the copy again before the next use."""
+        self._copy = None
 
 
 class ExactEntityLookup:
     """Resolution's view of the stored entities (memory/resolve.EntityLookup) for a writer: names
-    through their Alias nodes as before, neighbours from an in-process copy of the space's vectors."""
+    through their Alias nodes as before, neighbours from the in-process copy of the space's vectors."""
 
     def __init__(self, repository: EntityRepository, max_vectors: int) -> None:
-        self.repository, self.max_vectors = repository, max_vectors
-        self._copy: EntityVectors | None = None
-        self._expected = -1  # entities of the space the copy stands for (with or without a vector)
-        self._too_large = max_vectors <= 0
-        self.loads = 0  # observable: tests assert when the copy is read again
+        self.repository = repository
+        self.vectors = SpaceVectors(repository.entity_vectors, repository.entity_count, max_vectors)
 
     def lookup_aliases(self, keys: list[str]) -> list[AliasHit]:
         return self.repository.lookup_aliases(keys)
 
     def entity_neighbors(self, rows: list[VectorQuery], fetch: int, min_cosine: float) -> list[Neighbor]:
-        copy = self._current()
+        copy = self.vectors.current()
         if copy is None:
             return self.repository.entity_neighbors(rows, fetch, min_cosine)
         return copy.neighbors(rows, fetch, min_cosine)
-
-    def created(self, ids: Sequence[str], types: Sequence[str], vectors: Sequence[Sequence[float] | None]) -> None:
-        """The entities a committed batch created (the copy follows the space without a read)."""
-        if self._copy is None:
-            return
-        kept = [i for i, v in enumerate(vectors) if v is not None]
-        self._copy.add([ids[i] for i in kept], [types[i] for i in kept], [vectors[i] for i in kept])
-        self._expected += len(ids)
-
-    def invalidate(self) -> None:
-        """Another writer changed the space under this batch: read the copy again before the next use."""
-        self._copy, self._expected = None, -1
-
-    def _current(self) -> EntityVectors | None:
-        if self._too_large:
-            return None
-        count = self.repository.entity_count()
-        if count > self.max_vectors:  # an ingest only grows the space: the index from now on
-            self._too_large, self._copy = True, None
-            return None
-        if self._copy is None or count != self._expected:
-            ids, types, vectors = self.repository.entity_vectors()
-            kept = [i for i, v in enumerate(vectors) if v is not None]
-            self._copy = EntityVectors()
-            self._copy.add([ids[i] for i in kept], [types[i] for i in kept], [vectors[i] for i in kept])
-            self._expected = len(ids)
-            self.loads += 1
-        return self._copy

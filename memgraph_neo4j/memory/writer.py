@@ -13,7 +13,7 @@ from dataclasses import dataclass
 from memgraph_neo4j.config import MemoryConfig
 from memgraph_neo4j.contracts import ExtractionOutcome, ExtractionState, MemoryGuide
 from memgraph_neo4j.memory.facts import fact_rows, mentions_of, relation_words
-from memgraph_neo4j.memory.neighbours import ExactEntityLookup
+from memgraph_neo4j.memory.neighbours import ExactEntityLookup, SpaceVectors
 from memgraph_neo4j.memory.ontology import Ontology
 from memgraph_neo4j.memory.promotion import promote, promotion_bar
 from memgraph_neo4j.memory.resolve import resolve_mentions
@@ -55,6 +55,9 @@ class MemoryWriter:
         self.facts = FactRepository(store, space)
         self._guide = Neo4jGuide(store, space)
         self.lookup = ExactEntityLookup(self.entities, self.config.exact_neighbours_max)
+        # adjudication's candidates by meaning read this copy (api hands it to the adjudicator)
+        self.fact_vectors = SpaceVectors(self.facts.fact_vectors, self.facts.fact_count,
+                                         self.config.exact_neighbours_max)
 
     def guide(self) -> MemoryGuide:
         """What the stored memory tells the extractor (stable schemas, canonical entities)."""
@@ -139,9 +142,13 @@ class MemoryWriter:
         try:
             results = batch.commit()
             created = [entities[i] for i in sorted(new_ids)]
-            self.lookup.created([e.id for e in created], [e.type for e in created], [e.embedding for e in created])
+            self.lookup.vectors.written([e.id for e in created], [e.type for e in created],
+                                        [e.embedding for e in created])
+            self.fact_vectors.written([f.id for f in rows.facts], [None] * len(rows.facts),
+                                      [f.embedding for f in rows.facts])
         except WriteConflict:  # another writer created one of "our" new entities first: merge instead
-            self.lookup.invalidate()
+            self.lookup.vectors.invalidate()
+            self.fact_vectors.invalidate()
             batch, promotion = statements(fast=False)
             results = batch.commit()
         if promotion is not None:

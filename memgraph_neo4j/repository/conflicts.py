@@ -146,6 +146,10 @@ class ConflictRepository(Repository):
                                fetch=max(limit * 5, 100))
         return [Candidate(r["fact"], r["candidate"], r["rule"], cosine=r["cosine"]) for r in rows]
 
+    def fact_states(self, ids: Sequence[str]) -> dict[str, str]:
+        return {r["id"]: r["state"] for r in self.store.read("adjudication/fact_states", space=self.space,
+                                                               ids=sorted(set(ids)))}
+
     def evidence(self, ids: Sequence[str], per_fact: int, chars: int) -> dict[str, FactEvidence]:
         rows = self.store.read("adjudication/fact_evidence", space=self.space, ids=sorted(set(ids)),
                                per_fact=per_fact, chars=chars)

@@ -74,7 +74,7 @@ class EntityRepository(Repository):
         return [Neighbor(h["id"], h["neighbor"], h["type"], h["cosine"]) for h in hits]
 
     def entity_vectors(self) -> tuple[list[str], list[str], list[list[float] | None]]:
-        """(ids, types, embeddings) of every entity of the space, in id order; None: stored without one."""
+        """(ids, types, embeddings) of the entities of the space that have an embedding, in id order."""
         rows = self.store.read("memory/entity_vectors", space=self.space)
         return [r["id"] for r in rows], [r["type"] for r in rows], [r["embedding"] for r in rows]
 

@@ -89,6 +89,14 @@ _STATES = dict(pending=FactState.PENDING.value, active=FactState.ACTIVE.value,
 
 
 class FactRepository(Repository):
+    def fact_vectors(self) -> tuple[list[str], list[None], list[list[float]]]:
+        """(ids, None per fact, embeddings) of the facts of the space that have an embedding, in id order."""
+        rows = self.store.read("memory/fact_vectors", space=self.space)
+        return [r["id"] for r in rows], [None] * len(rows), [r["embedding"] for r in rows]
+
+    def fact_count(self) -> int:
+        return self.store.read("memory/fact_count", space=self.space)[0]["facts"]
+
     def write_types(self, types: set[str]) -> None:
         """The Type nodes that entity, schema and fact rows then MATCH (once per batch)."""
         if types:

@@ -38,7 +38,7 @@ def test_a_build_with_the_exact_search_is_the_build_through_the_index(store, tes
     documents = corpus()  # look-alike names (Apollo astronauts): each has more neighbours than bridging keeps
     with build(store, exact, minilm, documents) as a, build(store, index, minilm, documents,
                                                            exact_neighbours_max=0) as b:
-        assert a.writer.lookup.loads == 1 and b.writer.lookup.loads == 0  # one read of the vectors per writer
+        assert a.writer.lookup.vectors.loads == 1 and b.writer.lookup.vectors.loads == 0  # one read of the vectors per writer
         built, other = graph(a, test_store), graph(b, test_store)
     # the index hands back (1 + cos) / 2 in float32, so its cosines differ from the exact ones by ~1e-5
     similar, other_similar = built.pop("similar"), other.pop("similar")
@@ -56,16 +56,36 @@ def test_the_copy_finds_what_the_index_finds_and_follows_other_writers(store, mi
         lookup = ExactEntityLookup(repository, max_vectors=10_000)
         same(lookup.entity_neighbors(queries, fetch=30, min_cosine=0.3),
              repository.entity_neighbors(queries, fetch=30, min_cosine=0.3))
-        assert lookup.loads == 1
+        assert lookup.vectors.loads == 1
         # another writer adds an entity: the next search reads the copy again and finds it
         memory.ingest([Document(title="Sally Ride", text="Sally Ride was born in Los Angeles.")], progress=False)
         ride = [VectorQuery("key:ride", minilm.embed_documents(["Sally Ride"])[0].tolist())]
         found = lookup.entity_neighbors(ride, 5, 0.99)
         same(found, repository.entity_neighbors(ride, 5, 0.99))
-        assert len(found) == 1 and lookup.loads == 2
+        assert len(found) == 1 and lookup.vectors.loads == 2
 
 
 def same(exact, from_index) -> None:
     assert from_index, "the index found nothing to compare with"
     assert [(n.id, n.neighbor, n.type) for n in exact] == [(n.id, n.neighbor, n.type) for n in from_index]
     assert [n.cosine for n in exact] == pytest.approx([n.cosine for n in from_index], abs=1e-5)
+
+
+def test_candidates_by_meaning_from_the_copy_are_those_of_the_index(store, minilm, two_spaces):
+    from memgraph_neo4j.adjudication.similar import similar_candidates
+    from memgraph_neo4j.repository.conflicts import ConflictRepository
+
+    space = two_spaces[0]
+    facts = [Document(title=f"Note {i}", text=text) for i, text in enumerate([
+        "Marie Curie was born in Warsaw.", "Marie Curie was born in Poland.", "Maria Curie was born in Warsaw.",
+        "Alan Turing was born in 1912.", "Alan Turing was born in 1913.", "Alan Turing was born in London.",
+        "Ada Lovelace was born in London.", "Ada Lovelace was born in 1815."])]
+    with MemoryGraph(space=space, store=store, embedder=minilm, extractor="offline", adjudication=False) as memory:
+        memory.ingest(facts, batch_size=3, progress=False)
+        repository = ConflictRepository(store, space)
+        ids = [r["id"] for r in store.read("memory/fact_vectors", space=space)]
+        from_index = similar_candidates(repository, None, ids, similarity=0.8, limit=20)
+        exact = similar_candidates(repository, memory.writer.fact_vectors, ids, similarity=0.8, limit=20)
+    assert len(from_index) >= 4  # the look-alike facts find each other
+    assert [(c.fact, c.candidate, c.rule) for c in exact] == [(c.fact, c.candidate, c.rule) for c in from_index]
+    assert [c.cosine for c in exact] == pytest.approx([c.cosine for c in from_index], abs=1e-5)

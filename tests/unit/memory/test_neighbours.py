@@ -54,13 +54,14 @@ class CountingRepository:
     def __init__(self, rows):
         self.rows, self.reads = rows, []
 
-    def entity_count(self):
+    def entity_count(self):  # entities with a vector, as cypher/memory/entity_count counts them
         self.reads.append("count")
-        return len(self.rows)
+        return sum(r[2] is not None for r in self.rows)
 
     def entity_vectors(self):
         self.reads.append("vectors")
-        return [r[0] for r in self.rows], [r[1] for r in self.rows], [r[2] for r in self.rows]
+        rows = [r for r in self.rows if r[2] is not None]
+        return [r[0] for r in rows], [r[1] for r in rows], [r[2] for r in rows]
 
     def entity_neighbors(self, rows, fetch, min_cosine):
         self.reads.append("index")
@@ -73,12 +74,12 @@ def test_the_copy_follows_created_entities_and_reloads_after_another_writer():
     query = [VectorQuery("key:x", [1.0, 0.1])]
     assert [n.neighbor for n in lookup.entity_neighbors(query, 5, 0.5)] == ["a"]
     repo.rows.append(("b", "T", [0.6, 0.8]))  # this writer's batch committed b
-    lookup.created(["b"], ["T"], [[0.6, 0.8]])
+    lookup.vectors.written(["b", "a"], ["T", "T"], [[0.6, 0.8], [1.0, 0.0]])  # a: held already
     assert [n.neighbor for n in lookup.entity_neighbors(query, 5, 0.5)] == ["a", "b"]
     assert repo.reads == ["count", "vectors", "count"]  # b came without a read
     repo.rows.append(("c", "T", [1.0, 0.05]))  # another writer
     assert [n.neighbor for n in lookup.entity_neighbors(query, 5, 0.5)] == ["c", "a", "b"]
-    assert lookup.loads == 2
+    assert lookup.vectors.loads == 2
 
 
 def test_a_space_over_the_limit_uses_the_index_from_then_on():
@@ -86,7 +87,7 @@ def test_a_space_over_the_limit_uses_the_index_from_then_on():
     lookup = ExactEntityLookup(repo, max_vectors=2)
     lookup.entity_neighbors([VectorQuery("key:x", [1.0, 0.0])], 5, 0.5)
     lookup.entity_neighbors([VectorQuery("key:x", [1.0, 0.0])], 5, 0.5)
-    assert repo.reads == ["count", "index", "index"] and lookup.loads == 0
+    assert repo.reads == ["count", "index", "index"] and lookup.vectors.loads == 0
     off = CountingRepository([("a", "T", [1.0, 0.0])])
     ExactEntityLookup(off, max_vectors=0).entity_neighbors([VectorQuery("key:x", [1.0, 0.0])], 5, 0.5)
     assert off.reads == ["index"]
