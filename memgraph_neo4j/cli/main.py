@@ -44,6 +44,7 @@ app.command()(demo_cmd.demo)
 def init() -> None:
     """Create constraints, vector and fulltext indexes (idempotent)."""
     from memgraph_neo4j.config import Settings
+    from memgraph_neo4j.memory.title_keys import backfill_title_keys
     from memgraph_neo4j.server.connection import open_store
     from memgraph_neo4j.store import StoreError
 
@@ -51,10 +52,12 @@ def init() -> None:
     try:
         with open_store(settings) as store:
             names = store.init_schema(settings.embedding_dimension)
+            keyed, _ = backfill_title_keys(store)  # passages written before their title key was stored
     except StoreError as exc:
         error(exc)
         raise typer.Exit(1)
-    typer.echo(f"applied {len(names)} schema statements to {store.uri}")
+    typer.echo(f"applied {len(names)} schema statements to {store.uri}" +
+               (f"; stored the title key of {keyed} passages" if keyed else ""))
 
 
 if __name__ == "__main__":
