@@ -19,10 +19,19 @@ def _modules_after(code: str) -> set[str]:
 
 
 def test_importing_the_cli_loads_no_heavy_module() -> None:
-    loaded = _modules_after("import memgraph_neo4j.cli.main")
+    loaded = _modules_after("from memgraph_neo4j.cli.main import app")
     assert "typer" in loaded and "memgraph_neo4j.cli.query_cmd" in loaded  # the probe sees the imports
     heavy = sorted(name for name in loaded if name.split(".")[0] in HEAVY or name in HEAVY)
     assert not heavy, f"importing memgraph_neo4j.cli.main loads {heavy}: import them inside the commands"
+
+
+def test_query_runs_without_the_other_commands() -> None:
+    """`main` builds `query` alone: the other command modules are not imported for it."""
+    loaded = _modules_after("import sys\nsys.argv = ['memgraph-neo4j', 'query', '--help']\n"
+                            "from memgraph_neo4j.cli.main import main\ntry:\n    main()\nexcept SystemExit:\n    pass")
+    commands = sorted(n for n in loaded if n.startswith("memgraph_neo4j.cli.") and n.endswith("_cmd"))
+    assert commands == ["memgraph_neo4j.cli.query_cmd"]
+    assert "memgraph_neo4j.cli.spaces_cmd" in _modules_after("import memgraph_neo4j.cli.main as m\nm.app")
 
 
 def test_import_driver_leaves_out_pandas_and_pyarrow_but_not_for_later() -> None:
