@@ -14,7 +14,7 @@ from memgraph_neo4j.store.schema_state import schema_current, schema_names
 class FakeStore:
     check_vector_dimensions = GraphStore.check_vector_dimensions
 
-    def __init__(self, library: CypherLibrary, indexes: dict[str, str], dimensions: dict[str, int] | None = None) -> None:
+    def __init__(self, library: CypherLibrary, indexes: dict[str, str], dimensions: dict[str, int] | None = None):
         self.cypher, self.indexes, self.dimensions, self.database = library, indexes, dimensions or {}, "neo4j"
 
     def read(self, name: str, /, **params):
