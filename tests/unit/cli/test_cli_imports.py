@@ -47,17 +47,19 @@ def test_import_driver_changes_nothing_once_pandas_is_loaded() -> None:
                    "from neo4j._optional_deps import pd\nassert pd is not None")
 
 
-# what a one-shot `query` does not use: the write path, the extractors (and the ontology's YAML),
-# answering, dual retrieval and the adjudication
+# what a one-shot `query` does not use: the write path, the extractors (and the ontology's YAML), answering,
+# dual and conversation retrieval, the adjudication, fetching the server
 NOT_FOR_QUERY = ("memgraph_neo4j.ingest", "memgraph_neo4j.extractors", "memgraph_neo4j.adjudication",
                  "memgraph_neo4j.memory.writer", "memgraph_neo4j.memory.ontology", "memgraph_neo4j.memory.categories",
-                 "memgraph_neo4j.retrieval.dual", "memgraph_neo4j.retrieval.answer", "yaml", "json_repair")
+                 "memgraph_neo4j.retrieval.dual", "memgraph_neo4j.retrieval.answer", "memgraph_neo4j.retrieval.hybrid",
+                 "memgraph_neo4j.server.maven", "yaml", "json_repair", "tqdm")
 
 
 def test_a_query_imports_no_write_path() -> None:
     loaded = _modules_after(
         "from memgraph_neo4j.cli.driver import import_driver\nimport_driver()\n"
         "from memgraph_neo4j.api import MemoryGraph\nimport memgraph_neo4j.retrieval.memgraphrag\n"
+        "from memgraph_neo4j.server.connection import open_store\n"
         "MemoryGraph(space='s', store=object(), embedder=object(), extractor='offline')")
     assert "memgraph_neo4j.api" in loaded and "memgraph_neo4j.retrieval.graph_search" in loaded
     unneeded = sorted(n for n in loaded if any(n == m or n.startswith(m + ".") for m in NOT_FOR_QUERY))
