@@ -8,39 +8,45 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from memgraph_neo4j.config import AdjudicationConfig, MemoryConfig, RetrievalConfig, Settings
-from memgraph_neo4j.contracts import AdjudicationReport, Extractor
-from memgraph_neo4j.extractors.factory import make_extractor
-from memgraph_neo4j.ingest.readers import Document, read_path
-from memgraph_neo4j.llm.chat import ChatClient
-from memgraph_neo4j.memory.normalize import normalize_entity_name
-from memgraph_neo4j.memory.ontology import Ontology, load_ontology
-from memgraph_neo4j.memory.retract import RetractionReport, retract_documents
-from memgraph_neo4j.memory.validity import VALIDITY_STATES, parse_time
-from memgraph_neo4j.memory.writer import MemoryWriter
-from memgraph_neo4j.repository.analytics import AnalyticsRepository
-from memgraph_neo4j.repository.categories import CategoryNode, CategoryRepository
-from memgraph_neo4j.repository.conversation import ConversationRepository, TimedFact
-from memgraph_neo4j.repository.documents import DocumentRepository, DocumentSummary, SpaceSummary, list_spaces
-from memgraph_neo4j.repository.entities import EntityRepository
-from memgraph_neo4j.repository.provenance import FactProvenance, PassageSource, ProvenanceRepository
 from memgraph_neo4j.repository.stats import StatsRepository
 from memgraph_neo4j.retrieval import RetrievalContext, RetrievalResult, Retriever, make_retriever
-from memgraph_neo4j.retrieval.answer import Answer, ask
-from memgraph_neo4j.retrieval.dual import DualRetriever
-from memgraph_neo4j.retrieval.extractive import answer_extractive
 from memgraph_neo4j.server.connection import open_store
 from memgraph_neo4j.store import GraphStore
 from memgraph_neo4j.store.schema_state import schema_current
 
-if TYPE_CHECKING:  # imported where used: a one-shot `query` needs none of them (~0.25 s of imports)
+# Imported where used, as are extractors (with the ontology's YAML), readers, the writer, answering and the
+# other repositories: a one-shot `query` needs none of them (~0.25 s of imports, then ~0.1 s more of these).
+if TYPE_CHECKING:
     from memgraph_neo4j.adjudication import ConflictReview
+    from memgraph_neo4j.contracts import AdjudicationReport, Extractor
     from memgraph_neo4j.ingest.episodes import Conversation
     from memgraph_neo4j.ingest.pipeline import IngestReport
+    from memgraph_neo4j.ingest.readers import Document
+    from memgraph_neo4j.llm.chat import ChatClient
     from memgraph_neo4j.memory.categories import CategoryConfig, HierarchyReport
+    from memgraph_neo4j.memory.ontology import Ontology
+    from memgraph_neo4j.memory.retract import RetractionReport
+    from memgraph_neo4j.memory.writer import MemoryWriter
+    from memgraph_neo4j.repository.categories import CategoryNode
+    from memgraph_neo4j.repository.conversation import TimedFact
+    from memgraph_neo4j.repository.documents import DocumentSummary, SpaceSummary
     from memgraph_neo4j.repository.export import ExportReport, Format
+    from memgraph_neo4j.repository.provenance import FactProvenance, PassageSource
+    from memgraph_neo4j.retrieval.answer import Answer
+
+
+def __getattr__(name: str) -> Any:
+    """`make_extractor`, still importable from here (imported on first use)."""
+    if name == "make_extractor":
+        from memgraph_neo4j.extractors.factory import make_extractor
+
+        return make_extractor
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
 
 
 def _documents(sources: Iterable[str | Path | Document] | str | Path | Document) -> list[Document]:
+    from memgraph_neo4j.ingest.readers import Document, read_path
+
     if isinstance(sources, (str, Path, Document)):
         sources = [sources]
     docs: list[Document] = []
@@ -87,6 +93,8 @@ class MemoryGraph:
         self._extractor: Extractor | None = extractor if not isinstance(extractor, str) else None
         self._extractor_options = (extractor, extractor_options)
         if isinstance(extractor, str) and extractor != "offline":
+            from memgraph_neo4j.extractors.factory import make_extractor
+
             self._extractor = make_extractor(extractor, self.ontology, self.embedder, **extractor_options)
         self._memory_config, self._adjudication = config, (adjudication, adjudication_chat)
         self._check_on_ingest = adjudication is not False
@@ -98,11 +106,15 @@ class MemoryGraph:
     # A search needs none of these: a one-shot `query` does not parse the ontology or build the agents.
     @cached_property
     def ontology(self) -> Ontology:
+        from memgraph_neo4j.memory.ontology import Ontology, load_ontology
+
         source = self._ontology_source
         return source if isinstance(source, Ontology) else load_ontology(source)
 
     @cached_property
     def writer(self) -> MemoryWriter:
+        from memgraph_neo4j.memory.writer import MemoryWriter
+
         return MemoryWriter(self.store, self.space, self.ontology, self.embedder, self._memory_config)
 
     @cached_property
@@ -123,6 +135,8 @@ class MemoryGraph:
     @property
     def extractor(self) -> Extractor:
         if self._extractor is None:
+            from memgraph_neo4j.extractors.factory import make_extractor
+
             name, options = self._extractor_options
             self._extractor = make_extractor(name, self.ontology, self.embedder, **options)
         return self._extractor
@@ -144,10 +158,13 @@ class MemoryGraph:
     def init(self) -> None:
         if not self._schema_ready:
             dimension = getattr(self.embedder, "dimension", self.settings.embedding_dimension)
-            if not schema_current(self.store):  # one read instead of ~20 statements when nothing is missing
+            # one read instead of ~20 statements when nothing is missing; it also checks the vector indexes'
+            # dimension against the embedder's (one clear line, before anything is written)
+            if not schema_current(self.store, dimension):
+                from memgraph_neo4j.memory.title_keys import backfill_title_keys
+
                 self.store.init_schema(dimension)
-            else:  # an embedder of another size than the indexes': one clear line, before anything is written
-                self.store.check_vector_dimensions(dimension)
+                backfill_title_keys(self.store)  # a database made before the title key index: once
             self._schema_ready = True
 
     def ingest(self, sources, extractor: Extractor | None = None, batch_size: int = 64, guided: bool = True,
@@ -185,6 +202,9 @@ class MemoryGraph:
               limit: int = 1000) -> list[TimedFact]:
         """Facts (active or pending, no verdict) valid at `as_of` (a datetime or a date text); by default
         those valid now, i.e. not replaced by a later message."""
+        from memgraph_neo4j.memory.validity import VALIDITY_STATES, parse_time
+        from memgraph_neo4j.repository.conversation import ConversationRepository
+
         when = parse_time(as_of) if as_of is not None else None
         if as_of is not None and when is None:
             raise ValueError(f"as_of {as_of!r}: not a date or time")
@@ -225,11 +245,15 @@ class MemoryGraph:
                 raise ValueError(f"mode must be 'dual' or 'system1', not {mode!r}")
             method = "dual" if mode == "dual" else "hybrid"
         if method == "dual":
+            from memgraph_neo4j.retrieval.dual import DualRetriever
+
             retriever = DualRetriever(self.retrieval, chat=self._chat(chat))
         else:
             retriever = self.retriever(method)
         if as_of is None:
             return retriever.search(question, top_k=top_k, top_m=top_m)
+        from memgraph_neo4j.memory.validity import parse_time
+
         if not (method.startswith("hybrid") or method == "dual") or parse_time(as_of) is None:
             raise ValueError(f"as_of needs a hybrid or dual method and a date or time, not {method!r} and {as_of!r}")
         return retriever.search(question, top_k=top_k, top_m=top_m, as_of=parse_time(as_of))
@@ -251,12 +275,15 @@ class MemoryGraph:
             raise ValueError("categorising needs a chat model: pass chat=..., or set OPENAI_API_KEY or OPENAI_BASE_URL")
         from memgraph_neo4j.extractors.categories import ModelCategoriser
         from memgraph_neo4j.memory.categories import CategoryHierarchy
+        from memgraph_neo4j.repository.categories import CategoryRepository
 
         hierarchy = CategoryHierarchy(CategoryRepository(self.store, self.space), ModelCategoriser(model), config)
         return hierarchy.build(rebuild=rebuild)
 
     def categories(self) -> list[CategoryNode]:
         """The category hierarchy, top layer first, with members and parents."""
+        from memgraph_neo4j.repository.categories import CategoryRepository
+
         return CategoryRepository(self.store, self.space).hierarchy()
 
     def ask(self, question: str, chat: ChatClient | None = None, method: str = "memgraphrag",
@@ -271,12 +298,16 @@ class MemoryGraph:
             chat = chat_from_environment(self.settings.llm_model)
             if chat is None:
                 return self.answer_extractive(question, method=method, top_k=top_k)
+        from memgraph_neo4j.retrieval.answer import ask
+
         return ask(self.retriever(method), chat, question, top_k=top_k, facts_of=self.retrieval.search.facts_of)
 
     def answer_extractive(self, question: str, method: str = "memgraphrag", top_k: int = 5,
                           max_sentences: int = 3) -> Answer:
         """Answer without a chat model: the sentences of the retrieved passages that best support the
         question (MiniLM similarity, shared words, top entities), each citing its passage."""
+        from memgraph_neo4j.retrieval.extractive import answer_extractive
+
         return answer_extractive(self.retriever(method), self.embedder, question, top_k=top_k,
                                  facts_of=self.retrieval.search.facts_of, max_sentences=max_sentences)
 
@@ -287,6 +318,9 @@ class MemoryGraph:
     def entity_ids(self, names: Iterable[str]) -> dict[str, str | None]:
         """The entity each name resolved to (by its normalised form, as ingest resolves it), None if unknown:
         two names with one id were merged by entity resolution."""
+        from memgraph_neo4j.memory.normalize import normalize_entity_name
+        from memgraph_neo4j.repository.entities import EntityRepository
+
         keys = {name: normalize_entity_name(name) for name in names}
         found = {hit.key: hit.entity_id for hit in EntityRepository(self.store, self.space).lookup_aliases(
             sorted(set(keys.values())))}
@@ -309,15 +343,21 @@ class MemoryGraph:
 
     def provenances(self, fact_ids: Iterable[str], passages: int = 3, chars: int = 2000) -> dict[str, FactProvenance]:
         """`provenance` of several facts at once, by id (ids not in the space are left out)."""
+        from memgraph_neo4j.repository.provenance import ProvenanceRepository
+
         return ProvenanceRepository(self.store, self.space).facts(list(fact_ids), passages, chars)
 
     def passage_sources(self, passage_ids: Iterable[str]) -> dict[str, PassageSource]:
         """The document of each passage, by passage id."""
+        from memgraph_neo4j.repository.provenance import ProvenanceRepository
+
         return ProvenanceRepository(self.store, self.space).passages(list(passage_ids))
 
     # ----- documents, spaces, export ---------------------------------------------------------
     def documents(self, limit: int | None = None, skip: int = 0) -> list[DocumentSummary]:
         """The space's documents in ingest order: id, title, source, passages, facts, when ingested."""
+        from memgraph_neo4j.repository.documents import DocumentRepository
+
         return DocumentRepository(self.store, self.space).list(limit, skip)[1]
 
     def retract(self, doc_ids: str | Iterable[str]) -> RetractionReport:
@@ -327,6 +367,9 @@ class MemoryGraph:
         nothing grounds any more go (memory/retract.py). Ingesting the documents again restores them.
         Unknown ids raise a ValueError before anything changes; a retraction that died half-way is
         finished by running it again."""
+        from memgraph_neo4j.memory.retract import retract_documents
+        from memgraph_neo4j.repository.documents import DocumentRepository
+
         ids = [doc_ids] if isinstance(doc_ids, str) else list(doc_ids)
         report = retract_documents(DocumentRepository(self.store, self.space), self.writer.facts,
                                    self.ontology, ids)
@@ -336,6 +379,8 @@ class MemoryGraph:
 
     def spaces(self) -> list[SpaceSummary]:
         """Every memory space of the database (not only this one), with its counts."""
+        from memgraph_neo4j.repository.documents import list_spaces
+
         return list_spaces(self.store)
 
     def export(self, path: str | Path, format: Format = "jsonl", with_embeddings: bool = False) -> ExportReport:
@@ -349,4 +394,6 @@ class MemoryGraph:
         """One query of the Cypher analytics pack (cypher/analytics/; `repository.analytics.QUERIES` names
         them): schema_frequency, promotion_history, entity_degree, entity_pagerank, facts_per_passage,
         conflict_statistics, facts_without_evidence. Rows as dicts, at most `limit` where it applies."""
+        from memgraph_neo4j.repository.analytics import AnalyticsRepository
+
         return AnalyticsRepository(self.store, self.space).run(name, limit)

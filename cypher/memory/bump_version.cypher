@@ -1,4 +1,10 @@
 // Every ingest batch that wrote something bumps the version (invalidates the PPR projection).
+// title_keys: the version up to which every titled passage of the space has its title_key (this code
+// writes it with every passage): it follows the version only while it kept up, so a passage written by
+// code without the key (it bumps the version alone) leaves it behind, and retrieval reads every title
+// instead of seeking the key until memory/title_keys.py fills the keys in.
 MERGE (m:MemoryState {space: $space})
-SET m.version = coalesce(m.version, 0) + 1, m.updated_at = datetime()
+WITH m, coalesce(m.version, 0) AS before
+SET m.version = before + 1, m.updated_at = datetime(),
+    m.title_keys = CASE WHEN before = 0 OR m.title_keys = before THEN before + 1 ELSE m.title_keys END
 RETURN m.version AS version

@@ -1,5 +1,7 @@
-// Every titled passage of the space: the question's names are matched against these titles
-// (read once per memory version).
+// Every titled passage of the space, by id (the order question_names gives passages of one title):
+// the question's names are matched against these titles when the space's title keys are incomplete
+// (read once per memory version; see question_names).
 MATCH (p:Passage {space: $space})
 WHERE p.title IS NOT NULL
 RETURN p.id AS id, p.title AS title
+ORDER BY id

@@ -16,7 +16,7 @@ from memgraph_neo4j.cli.output import error, fail, missing_space
 if TYPE_CHECKING:
     from memgraph_neo4j.api import MemoryGraph
 
-out = Console()
+out = Console(emoji=False)  # passage text is data, not ":emoji:" codes (and their table cost ~10 ms of imports)
 
 
 ENGINE_HELP = "gds | local | client (default MEMGRAPH_PPR_ENGINE, else gds for one question)"

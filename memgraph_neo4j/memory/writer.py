@@ -17,6 +17,7 @@ from memgraph_neo4j.memory.neighbours import ExactEntityLookup, SpaceVectors
 from memgraph_neo4j.memory.ontology import Ontology
 from memgraph_neo4j.memory.promotion import promote, promotion_bar
 from memgraph_neo4j.memory.resolve import resolve_mentions
+from memgraph_neo4j.memory.title_keys import title_key
 from memgraph_neo4j.repository.batch import WriteBatch, WriteConflict
 from memgraph_neo4j.repository.entities import EntityRepository
 from memgraph_neo4j.repository.facts import FactRepository
@@ -71,9 +72,10 @@ class MemoryWriter:
         self.passages.write_documents(rows)
 
     def write_passages(self, rows: list[PassageRow]) -> None:
-        """Passages with their embeddings (added here), linked by NEXT within a document."""
+        """Passages with their embeddings and title keys (added here), linked by NEXT within a document."""
         for row, vector in zip(rows, _embed(self.embedder, [r.embedding_text for r in rows])):
             row.embedding = vector
+            row.title_key = title_key(row.title)
         self.passages.write_passages(rows)
 
     def bump_version(self) -> int:

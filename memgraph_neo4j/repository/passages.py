@@ -7,8 +7,9 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from memgraph_neo4j.contracts import ExtractionState
-from memgraph_neo4j.repository.base import Repository, store_rows
+from memgraph_neo4j.repository.base import BATCH, Repository, store_rows
 from memgraph_neo4j.repository.batch import WriteBatch
+from memgraph_neo4j.store import GraphStore
 
 PASSAGE_BATCH = 500  # passages carry text and an embedding each
 
@@ -36,6 +37,7 @@ class PassageRow:
     page_end: int | None = None
     heading: str | None = None  # heading path, outermost first, joined by " > "
     previous: str | None = None  # id of the passage before it in its document (the NEXT link)
+    title_key: str | None = None  # the title normalised as alias keys are (set by the writer)
 
     @property
     def embedding_text(self) -> str:
@@ -126,3 +128,24 @@ class PassageRepository(Repository):
     def bump_version(self) -> int:
         """A new memory version: projections and snapshots of the old one are stale."""
         return self.store.write("memory/bump_version", space=self.space)[0]["version"]
+
+
+# ----- title keys of passages written without one (memory/title_keys.py), across every space ---------
+@dataclass(frozen=True, slots=True)
+class UnkeyedTitle:
+    space: str
+    id: str
+    title: str
+
+
+def unkeyed_titles(store: GraphStore, space: str | None = None) -> list[UnkeyedTitle]:
+    """Titled passages of one space (None: of every space) that lack their title key."""
+    return [UnkeyedTitle(r["space"], r["id"], r["title"]) for r in store.read("memory/untitled_keys", space=space)]
+
+
+def write_title_keys(store: GraphStore, keys: list[tuple[UnkeyedTitle, str | None]], space: str | None = None) -> int:
+    """Each passage's title key, then the mark of each space (of `space`; None: every space) whose titled
+    passages all have one now: how many spaces were marked."""
+    rows = [{"space": t.space, "id": t.id, "title": t.title, "key": key} for t, key in keys]
+    store.write_batched("memory/write_title_keys", rows, batch_size=BATCH)
+    return store.write("memory/mark_title_keys", space=space)[0]["marked"]

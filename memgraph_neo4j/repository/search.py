@@ -20,6 +20,13 @@ class PassageDetail:
     heading: str | None  # heading path, else None
 
 
+@dataclass(frozen=True, slots=True)
+class QuestionNames:
+    keyed: bool  # every titled passage of the space has its title key: `titles` is complete
+    entities: dict[str, list[str]]  # alias key -> entity ids
+    titles: dict[str, list[str]]  # title key -> passage ids
+
+
 def _passages(rows: list[dict]) -> list[PassageMatch]:
     return [PassageMatch(r["id"], r["score"], r["title"], r["text"]) for r in rows]
 
@@ -45,15 +52,18 @@ class SearchRepository(Repository):
         rows = self.store.read("retrieval/passage_fulltext_total", space=self.space, query=query, limit=limit)
         return float(rows[0]["total"] or 0.0) if rows else 0.0
 
-    def named_entities(self, keys: Sequence[str]) -> dict[str, list[str]]:
-        """Entity ids stored under each of these alias keys (keys with none are left out)."""
-        if not keys:
-            return {}
-        return {r["key"]: r["entity_ids"]
-                for r in self.store.read("retrieval/named_entities", space=self.space, keys=list(keys))}
+    def question_names(self, entity_keys: Sequence[str], title_keys: Sequence[str]) -> QuestionNames:
+        """Entity ids stored under each alias key and passage ids by title key (keys with none are left
+        out; passages of one title by id), in one read. `keyed` False: the space's title keys are
+        incomplete, so no title was sought (match `passage_titles` instead)."""
+        if not entity_keys and not title_keys:
+            return QuestionNames(True, {}, {})
+        row = self.store.read("retrieval/question_names", space=self.space, entity_keys=list(entity_keys),
+                              title_keys=list(title_keys))[0]
+        return QuestionNames(row["keyed"], dict(row["entities"]), dict(row["titles"]))
 
     def passage_titles(self) -> list[tuple[str, str]]:
-        """(id, title) of every titled passage of the space."""
+        """(id, title) of every titled passage of the space, by id."""
         return [(r["id"], r["title"]) for r in self.store.read("retrieval/passage_titles", space=self.space)]
 
     def corpus(self) -> list[PassageMatch]:

@@ -11,30 +11,30 @@ from memgraph_neo4j.retrieval.bm25 import BM25Retriever
 from memgraph_neo4j.retrieval.context import RetrievalContext
 from memgraph_neo4j.retrieval.dense import DenseRetriever
 from memgraph_neo4j.retrieval.hipporag2 import HippoRAG2Retriever
-from memgraph_neo4j.retrieval.hybrid import (
-    HybridContextRetriever,
-    HybridExpandedRetriever,
-    HybridPprRetriever,
-    HybridRetriever,
-)
 from memgraph_neo4j.retrieval.memgraphrag import MemGraphRAGRetriever
 
 __all__ = ["METHODS", "Hit", "RetrievalContext", "RetrievalResult", "Retriever", "make_retriever"]
 
-METHODS: dict[str, type[Retriever]] = {
+# conversation memory's methods, imported when chosen (retrieval/hybrid.py and its repository: ~8 ms of a
+# one-shot `query` that does not use them)
+_HYBRID = {"hybrid": "HybridRetriever", "hybrid-expand": "HybridExpandedRetriever",
+           "hybrid-ppr": "HybridPprRetriever", "hybrid-context": "HybridContextRetriever"}
+METHODS: dict[str, type[Retriever] | str] = {
     "dense": DenseRetriever,
     "bm25": BM25Retriever,
     "hipporag2": HippoRAG2Retriever,
     "memgraphrag": MemGraphRAGRetriever,
-    # conversation memory: System-1 hybrid search (retrieval/hybrid.py)
-    "hybrid": HybridRetriever,
-    "hybrid-expand": HybridExpandedRetriever,
-    "hybrid-ppr": HybridPprRetriever,
-    "hybrid-context": HybridContextRetriever,
+    # conversation memory: System-1 hybrid search (retrieval/hybrid.py), by class name
+    **_HYBRID,
 }
 
 
 def make_retriever(method: str, context: RetrievalContext) -> Retriever:
     if method not in METHODS:
         raise ValueError(f"unknown method {method!r}: choose one of {', '.join(METHODS)}")
-    return METHODS[method](context)
+    chosen = METHODS[method]
+    if isinstance(chosen, str):
+        from memgraph_neo4j.retrieval import hybrid
+
+        chosen = getattr(hybrid, chosen)
+    return chosen(context)

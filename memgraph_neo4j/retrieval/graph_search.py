@@ -11,6 +11,7 @@ memory seeds the walk, the dense passages (fused with BM25, for methods that fus
 from __future__ import annotations
 
 from abc import ABC, abstractmethod
+from contextlib import nullcontext
 
 from memgraph_neo4j.contracts import fact_states, schema_states
 from memgraph_neo4j.repository.layers import LayerHits, LayerRequest, MemoryState
@@ -20,7 +21,7 @@ from memgraph_neo4j.retrieval.context import RetrievalContext
 from memgraph_neo4j.retrieval.dense import passage_hits
 from memgraph_neo4j.retrieval.fusion import Route, fuse
 from memgraph_neo4j.retrieval.ppr import Ranking, Seeds
-from memgraph_neo4j.retrieval.question_entities import candidate_spans, longest_matches
+from memgraph_neo4j.retrieval.question_entities import candidate_spans, longest_matches, titled_passages
 
 FACTS_READ = 50  # facts read when every fact above the threshold may seed (SeedConfig.top_k_facts=None)
 FUSION_DEPTH = 100  # passages each route hands to the fusion; a passage below them gets no share of it
@@ -54,17 +55,20 @@ class GraphRetriever(ABC):
     fuses: bool = False  # True: fuse the PageRank ranking with BM25 (retrieval/fusion.py)
 
     def names(self, question: str, version: int) -> tuple[list[str], list[str]]:
-        """Ids of the entities the question names (longest names first; one index read) and of the
-        passages whose title it names, for the switches of the seed configuration that are on."""
+        """Ids of the entities the question names (longest names first) and of the passages whose title
+        it names, for the switches of the seed configuration that are on: one index read for both."""
         config = self.seed_config
         if not self.names_entities or (config.named_entity_weight <= 0 and config.title_weight <= 0):
             return [], []
         spans = candidate_spans(question)
-        entities: list[str] = []
-        if config.named_entity_weight > 0:
-            found = self.context.search.named_entities(sorted({s.key for s in spans}))
-            entities = [e for key in longest_matches(spans, found) for e in found[key]]
-        titled = self.context.titles.passages(spans, version) if config.title_weight > 0 else []
+        keys = sorted({s.key for s in spans})
+        found = self.context.search.question_names(keys if config.named_entity_weight > 0 else [],
+                                                   keys if config.title_weight > 0 else [])
+        entities = [e for key in longest_matches(spans, found.entities) for e in found.entities[key]]
+        titled: list[str] = []
+        if config.title_weight > 0 and spans:
+            titled = (titled_passages(spans, found.titles) if found.keyed
+                      else self.context.titles.passages(spans, version))
         return entities, titled
 
     def requests(self) -> list[LayerRequest]:
@@ -75,7 +79,11 @@ class GraphRetriever(ABC):
         return [r for r in wanted if r.k > 0]
 
     def search(self, question: str, top_k: int = 5, top_m: int = 10) -> RetrievalResult:
-        with one_blas_thread():
+        config = self.context.config
+        # the server engines leave no matrix product to this process: no BLAS limit to set (finding the
+        # BLAS libraries cost a one-shot `query` ~12 ms)
+        served = config.layer_search == "index" and config.ppr_engine == "gds"
+        with nullcontext() if served else one_blas_thread():
             try:
                 return self._search(question, top_k, top_m)
             except Exception as error:  # noqa: BLE001 - GDS names a vanished graph only in its message

@@ -7,14 +7,16 @@ titles and years, not "country" or "performers": matching every n-gram measured 
 lower than matching only these (benchmarks/results/tuning). Each span is looked up under the same
 normalised key the entity aliases are stored under (memory/normalize.py), and overlapping matches
 keep the longest: "West Virginia" inside a matched "Johnnycake, West Virginia" does not seed twice.
-Passage titles are names too (an encyclopaedia's "Christopher Nolan" page): `TitleIndex` finds the
-passages whose title a span names. Pure apart from the one read per memory version TitleIndex takes.
+Passage titles are names too (an encyclopaedia's "Christopher Nolan" page): the passages whose title
+a span names are found by the title key stored with each passage (cypher/retrieval/question_names),
+or, for passages written without one, by `TitleIndex` from every title. Pure apart from the one read
+per memory version TitleIndex takes.
 """
 
 from __future__ import annotations
 
 import re
-from collections.abc import Callable, Collection
+from collections.abc import Callable, Collection, Mapping
 from dataclasses import dataclass
 
 from memgraph_neo4j.memory.normalize import normalize_entity_name
@@ -67,23 +69,31 @@ def longest_matches(spans: list[Span], known: Collection[str]) -> list[str]:
     return chosen
 
 
+def titled_passages(spans: list[Span], by_key: Mapping[str, list[str]]) -> list[str]:
+    """Passages whose whole title one of the spans is, in span order (`by_key`: passage ids by title key)."""
+    found: list[str] = []
+    for span in spans:
+        found.extend(p for p in by_key.get(span.key, ()) if p not in found)
+    return found
+
+
 class TitleIndex:
-    """Passage ids by normalised title at one memory version (read once per version)."""
+    """Passage ids by normalised title at one memory version, from every title of the space (read once
+    per version): for spaces whose passages lack the stored title key (question_names' `keyed`)."""
 
     def __init__(self, read: Callable[[], list[tuple[str, str]]]) -> None:
         self.read = read
         self._index: tuple[int, dict[str, list[str]]] | None = None
 
-    def passages(self, spans: list[Span], version: int) -> list[str]:
-        """Passages whose whole title one of the spans is, in span order."""
+    def by_key(self, version: int) -> dict[str, list[str]]:
         if self._index is None or self._index[0] != version:
             by_key: dict[str, list[str]] = {}
             for passage_id, title in self.read():
                 if key := normalize_entity_name(title):
                     by_key.setdefault(key, []).append(passage_id)
             self._index = (version, by_key)
-        by_key = self._index[1]
-        found: list[str] = []
-        for span in spans:
-            found.extend(p for p in by_key.get(span.key, ()) if p not in found)
-        return found
+        return self._index[1]
+
+    def passages(self, spans: list[Span], version: int) -> list[str]:
+        """Passages whose whole title one of the spans is, in span order."""
+        return titled_passages(spans, self.by_key(version))

@@ -18,7 +18,6 @@ from pathlib import Path
 
 from memgraph_neo4j import versions
 from memgraph_neo4j.server.errors import LauncherError
-from memgraph_neo4j.server.maven import MAVEN_CENTRAL, find_maven
 
 GDS_GROUP = "org.neo4j.gds"
 
@@ -31,14 +30,19 @@ def is_assembled(dist: Path) -> bool:
     return (dist / "assembled.json").exists()
 
 
-def assemble(dist: Path, quiet: bool = False, maven: str = "auto", repository: str = MAVEN_CENTRAL,
+def assemble(dist: Path, quiet: bool = False, maven: str = "auto", repository: str | None = None,
              progress=None) -> Path:
     """Resolve every jar from Maven Central with Maven (re-uses ~/.m2); no-op when done.
 
     `maven`: "auto" runs `mvn` from PATH and fetches Apache Maven only without one; "fetch" always
-    uses the fetched Maven. `repository` is where Maven itself is fetched from."""
+    uses the fetched Maven. `repository` is where Maven itself is fetched from (default Maven Central)."""
     if is_assembled(dist):
         return dist
+    # imported here: every command that opens the store imports this module, and the fetching code
+    # (urllib, tqdm) cost a one-shot `query` ~15 ms of imports (measured under load)
+    from memgraph_neo4j.server.maven import MAVEN_CENTRAL, find_maven
+
+    repository = repository or MAVEN_CENTRAL
     mvn = find_maven(dist.parent, maven, repository, quiet=quiet, progress=progress)
     staging = dist.with_name(dist.name + ".partial")
     shutil.rmtree(staging, ignore_errors=True)

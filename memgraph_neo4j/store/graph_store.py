@@ -208,10 +208,11 @@ class GraphStore:
         self.check_vector_dimensions(dimension)
         return names
 
-    def check_vector_dimensions(self, dimension: int) -> None:
+    def check_vector_dimensions(self, dimension: int, rows: Sequence[Mapping[str, Any]] | None = None) -> None:
         """StoreError when a vector index exists with another dimension than the embedder's: CREATE ... IF
-        NOT EXISTS keeps the old index, and vectors of another size would be left out of it silently."""
-        for row in self.read("admin/vector_index_dimensions"):
+        NOT EXISTS keeps the old index, and vectors of another size would be left out of it silently.
+        `rows`: the vector indexes' names and dimensions, if already read (else read here)."""
+        for row in rows if rows is not None else self.read("admin/vector_index_dimensions"):
             if row["dimension"] is not None and int(row["dimension"]) != dimension:
                 raise StoreError(
                     f"vector index {row['name']!r} in database {self.database!r} holds {row['dimension']}-dimensional "

@@ -32,12 +32,17 @@ def schema_names(store: GraphStore) -> tuple[set[str], set[str]] | None:
     return created, dropped
 
 
-def schema_current(store: GraphStore) -> bool:
+def schema_current(store: GraphStore, dimension: int | None = None) -> bool:
     """True when `init_schema` would change nothing: every index and constraint exists and is ONLINE,
-    none of the dropped ones is left."""
+    none of the dropped ones is left. Then, given the embedder's `dimension`, a vector index of another
+    size raises StoreError (`GraphStore.check_vector_dimensions`), from the same read."""
     names = schema_names(store)
     if names is None:
         return False
     created, dropped = names
-    states = {row["name"]: row["state"] for row in store.read("admin/index_states")}
-    return all(states.get(name) == "ONLINE" for name in created) and not dropped & states.keys()
+    rows = store.read("admin/index_states")
+    states = {row["name"]: row["state"] for row in rows}
+    current = all(states.get(name) == "ONLINE" for name in created) and not dropped & states.keys()
+    if current and dimension is not None:
+        store.check_vector_dimensions(dimension, [row for row in rows if row.get("dimension") is not None])
+    return current

@@ -5,17 +5,21 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from memgraph_neo4j.store import CypherLibrary, default_library
+import pytest
+
+from memgraph_neo4j.store import CypherLibrary, GraphStore, StoreError, default_library
 from memgraph_neo4j.store.schema_state import schema_current, schema_names
 
 
 class FakeStore:
-    def __init__(self, library: CypherLibrary, indexes: dict[str, str]) -> None:
-        self.cypher, self.indexes = library, indexes
+    check_vector_dimensions = GraphStore.check_vector_dimensions
+
+    def __init__(self, library: CypherLibrary, indexes: dict[str, str], dimensions: dict[str, int] | None = None):
+        self.cypher, self.indexes, self.dimensions, self.database = library, indexes, dimensions or {}, "neo4j"
 
     def read(self, name: str, /, **params):
-        assert name == "admin/index_states"
-        return [{"name": n, "state": s} for n, s in self.indexes.items()]
+        assert name == "admin/index_states"  # the dimensions come with the states: no second read
+        return [{"name": n, "state": s, "dimension": self.dimensions.get(n)} for n, s in self.indexes.items()]
 
 
 def test_every_schema_statement_is_read() -> None:
@@ -43,3 +47,14 @@ def test_a_statement_of_another_kind_means_run_the_folder(tmp_path: Path) -> Non
     (tmp_path / "schema" / "02_data.cypher").write_text(write)
     store = FakeStore(CypherLibrary(tmp_path), {"document_key": "ONLINE"})
     assert schema_names(store) is None and not schema_current(store)
+
+
+def test_a_current_schema_checks_the_vector_dimensions_from_the_same_read() -> None:
+    created, _ = schema_names(FakeStore(default_library(), {}))
+    online = {name: "ONLINE" for name in created}
+    store = FakeStore(default_library(), online, {"passage_embedding_by_space": 384})
+    assert schema_current(store, 384) and schema_current(store)
+    with pytest.raises(StoreError, match="passage_embedding_by_space.*384-dimensional.*embedder makes 512"):
+        schema_current(store, 512)
+    # a schema that is not current is created first: init_schema checks the dimensions after it
+    assert not schema_current(FakeStore(default_library(), {}, {"passage_embedding_by_space": 384}), 512)
