@@ -27,5 +27,5 @@ def make_adjudicator(store: GraphStore, space: str, ontology: Ontology, chat: Ch
     repository = ConflictRepository(store, space)
     if chat is None:
         return Adjudicator(repository, ontology, RuleClassifier(ontology.consistency_rules()), RuleResolver(), config)
-    return Adjudicator(repository, ontology, ChatClassifier(chat, config.max_retries),
-                       ChatResolver(chat, config.max_retries), config)
+    return Adjudicator(repository, ontology, ChatClassifier(chat, config.max_retries, config.backoff),
+                       ChatResolver(chat, config.max_retries, config.backoff), config)
