@@ -90,9 +90,7 @@ def test_two_ingests_at_once_build_the_sequential_graph(neo4j_connection, store,
             for name in order:
                 memory.ingest(runs[name], batch_size=2, progress=False)
         references[order] = _graph(test_store, space)
-    gate = IngestLease(store, together)
-    gate.acquire()
-    try:
+    with IngestLease(store, together):  # renewed by its heartbeat however long the processes take to start
         outputs = {name: _Output(_ingest(neo4j_connection, together, paths)) for name, paths in runs.items()}
         waiting = f"is being ingested by pid {os.getpid()} on "
         deadline = time.monotonic() + 300
@@ -100,8 +98,6 @@ def test_two_ingests_at_once_build_the_sequential_graph(neo4j_connection, store,
             assert time.monotonic() < deadline and all(o.process.poll() is None for o in outputs.values()), \
                 {name: "".join(o.err)[-1500:] for name, o in outputs.items()}
             time.sleep(0.1)
-    finally:
-        gate.release()
     errors = {name: o.finish() for name, o in outputs.items()}
     pid = {name: o.process.pid for name, o in outputs.items()}
     second = [name for name, other in (("a", "b"), ("b", "a")) if f"ingested by pid {pid[other]} on " in errors[name]]
