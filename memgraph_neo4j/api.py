@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Iterable, Iterator
 from functools import cached_property
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -44,22 +44,51 @@ def __getattr__(name: str) -> Any:
     raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
 
 
-def _documents(sources: Iterable[str | Path | Document] | str | Path | Document) -> list[Document]:
-    from memgraph_neo4j.ingest.readers import Document, read_path
+def _documents(sources: Iterable[str | Path | Document] | str | Path | Document) -> Iterator[Document]:
+    """The Documents of the sources, one at a time (files are read as the ingest pulls them). Named paths
+    and the kinds of a list's sources are checked first, so a missing file or a source of the wrong kind
+    fails before anything is written."""
+    from memgraph_neo4j.ingest.readers import Document
 
     if isinstance(sources, (str, Path, Document)):
         sources = [sources]
-    docs: list[Document] = []
-    for source in sources:
-        if isinstance(source, Document):
-            docs.append(source)
-        elif isinstance(source, Path) or (isinstance(source, str) and "\n" not in source and Path(source).exists()):
-            docs.extend(read_path(source))
-        elif isinstance(source, str):
-            docs.append(Document(text=source, source="text"))
+    if isinstance(sources, (list, tuple)):
+        kinds = [_kind(source) for source in sources]
+        return _read(zip(kinds, sources))
+    return _read((_kind(source), source) for source in sources)
+
+
+def _kind(source: object) -> str:
+    from memgraph_neo4j.ingest.readers import Document
+
+    if isinstance(source, Document):
+        return "document"
+    if isinstance(source, Path) or (isinstance(source, str) and "\n" not in source and _names_a_file(source)):
+        if not Path(source).exists():
+            raise FileNotFoundError(f"no such file or directory: {source}")
+        return "path"
+    if isinstance(source, str):
+        return "text"
+    raise TypeError(f"cannot ingest {type(source).__name__}: give paths, texts or Document objects")
+
+
+def _names_a_file(text: str) -> bool:
+    try:
+        return Path(text).exists()
+    except (OSError, ValueError):  # longer than a file name can be, or a NUL in it: a text
+        return False
+
+
+def _read(sources: Iterable[tuple[str, Any]]) -> Iterator[Document]:
+    from memgraph_neo4j.ingest.readers import Document, iter_path
+
+    for kind, source in sources:
+        if kind == "document":
+            yield source
+        elif kind == "path":
+            yield from iter_path(source)
         else:
-            raise TypeError(f"cannot ingest {type(source).__name__}: give paths, texts or Document objects")
-    return docs
+            yield Document(text=source, source="text")
 
 
 class MemoryGraph:

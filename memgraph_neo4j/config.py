@@ -215,7 +215,8 @@ class AdjudicationConfig:
     min_confidence: float = 0.85  # [0.85] classifications below this are ignored
     max_group: int = 20  # [≤ 20] facts per resolution call; larger groups are split
     containment_hops: int = 3  # part_of / located_in steps that still make two values one answer
-    max_retries: int = 2  # model replies that fail validation are asked again, then recorded
+    max_retries: int = 2  # failed model calls and replies that fail validation are asked again, then recorded
+    backoff: float = 0.5  # seconds before the first retry, doubling (the extraction's llm/resilience.with_retries)
     batch: int = 500  # newly active facts scanned per statement
 
     def __post_init__(self) -> None:
@@ -223,6 +224,8 @@ class AdjudicationConfig:
             raise ValueError(f"similarity must be in (0, 1], not {self.similarity}")
         if not 0 <= self.min_confidence <= 1:
             raise ValueError(f"min_confidence must be in [0, 1], not {self.min_confidence}")
+        if self.backoff < 0:
+            raise ValueError(f"backoff must be >= 0 seconds, not {self.backoff}")
         for name in ("max_candidates", "evidence_per_fact", "max_group", "containment_hops", "batch"):
             if getattr(self, name) < 1:
                 raise ValueError(f"{name} must be >= 1, not {getattr(self, name)}")

@@ -30,5 +30,5 @@ def make_adjudicator(store: GraphStore, space: str, ontology: Ontology, chat: Ch
     if chat is None:
         return Adjudicator(repository, ontology, RuleClassifier(ontology.consistency_rules()), RuleResolver(), config,
                            fact_vectors)
-    return Adjudicator(repository, ontology, ChatClassifier(chat, config.max_retries),
-                       ChatResolver(chat, config.max_retries), config, fact_vectors)
+    return Adjudicator(repository, ontology, ChatClassifier(chat, config.max_retries, config.backoff),
+                       ChatResolver(chat, config.max_retries, config.backoff), config, fact_vectors)

@@ -8,6 +8,7 @@ conflicts, a failed resolution leaves its conflict `needs_review`. Token usage a
 from __future__ import annotations
 
 import threading
+import time
 from collections.abc import Callable
 from typing import TypeVar
 
@@ -16,6 +17,7 @@ from pydantic import BaseModel, ValidationError
 from memgraph_neo4j.adjudication.model import FactDecision, Group, PairJudgement, Resolution
 from memgraph_neo4j.contracts import ConflictType, Usage, Verdict
 from memgraph_neo4j.llm.chat import ChatClient
+from memgraph_neo4j.llm.resilience import RetriesExhausted, with_retries
 from memgraph_neo4j.memory.normalize import relation_key
 from memgraph_neo4j.prompts import adjudication as prompt
 from memgraph_neo4j.prompts.json_reply import parse_json_object
@@ -30,26 +32,40 @@ def fact_view(label: str, fact: FactEvidence) -> prompt.FactView:
                            passages=[f"{p.title or ''}: {p.text}" for p in fact.passages])
 
 
+class _Unusable(ValueError):
+    """A reply that does not validate (asked again, like a failed call)."""
+
+
 class _Agent:
-    def __init__(self, chat: ChatClient, max_retries: int = 2) -> None:
-        self.chat, self.max_retries = chat, max_retries
+    def __init__(self, chat: ChatClient, max_retries: int = 2, backoff: float = 0.5,
+                 sleep: Callable[[float], None] = time.sleep) -> None:
+        self.chat, self.max_retries, self.backoff, self._sleep = chat, max_retries, backoff, sleep
         self.model = chat.model
         self.usage = Usage()
         self._lock = threading.Lock()
 
     def _ask(self, system: str, user: str, reply: type[Reply], check: Callable[[Reply], T]) -> T:
         """The reply validated by its model and then by `check` (which raises ValueError on a reply that
-        parses but says too little); asked again up to max_retries times, then ValueError."""
-        problem = ""
-        for _ in range(self.max_retries + 1):
+        parses but says too little). A failed call or an unusable reply is tried again up to max_retries
+        times with the extraction's backoff (llm/resilience.py; an open circuit is not retried), then
+        ValueError: the callers record that for review."""
+        def attempt() -> T:
             result = self.chat.complete_json(system, user, reply)
             with self._lock:
                 self.usage = self.usage + result.usage
             try:
                 return check(reply.model_validate(parse_json_object(result.text)))
             except (ValueError, ValidationError) as exc:
-                problem = str(exc).splitlines()[0]
-        raise ValueError(f"{self.model}: unusable reply after {self.max_retries + 1} attempts ({problem})")
+                raise _Unusable(str(exc).splitlines()[0]) from exc
+
+        try:
+            return with_retries(attempt, self.max_retries, self.backoff, self._sleep)[0]
+        except RetriesExhausted as failed:
+            if isinstance(failed.error, _Unusable):
+                raise ValueError(f"{self.model}: unusable reply after {failed.attempts} attempts "
+                                 f"({failed.error})") from None
+            raise ValueError(f"{self.model}: model call failed after {failed.attempts} attempts "
+                             f"({' '.join(f'{type(failed.error).__name__}: {failed.error}'.split())[:300]})") from None
 
 
 class ChatClassifier(_Agent):

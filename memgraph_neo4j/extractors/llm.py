@@ -23,7 +23,7 @@ from memgraph_neo4j.contracts import (
     Usage,
 )
 from memgraph_neo4j.llm.chat import ChatClient, ChatResult, approx_tokens
-from memgraph_neo4j.llm.resilience import MAX_REPLY_CHARS, ground_extraction
+from memgraph_neo4j.llm.resilience import MAX_REPLY_CHARS, RetriesExhausted, ground_extraction, with_retries
 from memgraph_neo4j.memory.ontology import Ontology, load_ontology
 from memgraph_neo4j.prompts.extraction import PROMPT_VERSION, parse_extraction, system_prompt, user_prompt
 
@@ -31,9 +31,12 @@ __all__ = ["LLMExtractor"]
 
 log = logging.getLogger(__name__)
 
-_NO_RETRY_STATUS = {400, 401, 403, 404, 422}  # bad request / auth: retrying only burns time
 _COMPLETION_RATIO = 1.5  # expected completion tokens per passage token (JSON is verbose)
 _MIN_COMPLETION = 100
+
+
+class _InvalidOutput(ValueError):
+    """The reply came but is not a usable extraction (asked again, like a failed call)."""
 
 
 # -- agent ---------------------------------------------------------------------------------
@@ -136,37 +139,35 @@ class LLMExtractor:
             return self._outcome(item, error=f"memory guide failed: {type(exc).__name__}: {exc}",
                                  attempts=0, model=self.chat.model)
         user = user_prompt(item, schemas, entities)
-        usage, model, error = Usage(), self.chat.model, ""
-        attempt = 0
-        while True:
-            attempt += 1
-            retry = True
+        usage, model = Usage(), self.chat.model
+
+        def attempt() -> Extraction:
+            nonlocal usage, model
+            result = self._call(user)
+            usage, model = usage + result.usage, result.model
+            with self._lock:
+                self._spent = self._spent + result.usage
             try:
-                result = self._call(user)
-            except Exception as exc:
-                error = f"model call failed: {type(exc).__name__}: {exc}"
-                retry = getattr(exc, "status_code", None) not in _NO_RETRY_STATUS and getattr(exc, "retryable", True)
-            else:
-                usage, model = usage + result.usage, result.model
-                with self._lock:
-                    self._spent = self._spent + result.usage
-                try:
-                    if len(result.text) > MAX_REPLY_CHARS:  # a runaway generation: not parsed, asked again
-                        raise ValueError(f"a reply of {len(result.text):,} characters, over {MAX_REPLY_CHARS:,}")
-                    extraction = parse_extraction(result.text)
-                except ValueError as exc:
-                    error = f"invalid model output: {exc}"
-                else:  # what the passage does not state (a made-up entity) is dropped
-                    extraction, dropped = ground_extraction(extraction, f"{item.title or ''}\n{item.text}",
-                                                            [n for e in entities for n in (e.name, *e.aliases)])
-                    if dropped:
-                        log.info("%s: dropped %d facts or entities the passage does not state", item.passage_id,
-                                 dropped)
-                    return self._outcome(item, extraction=extraction, attempts=attempt, usage=usage, model=model)
-            if not retry or attempt > self.max_retries:
-                return self._outcome(item, error=f"{error} (after {attempt} attempts)", attempts=attempt,
-                                     usage=usage, model=model)
-            self._sleep(self.backoff * 2 ** (attempt - 1))
+                if len(result.text) > MAX_REPLY_CHARS:  # a runaway generation: not parsed, asked again
+                    raise ValueError(f"a reply of {len(result.text):,} characters, over {MAX_REPLY_CHARS:,}")
+                return parse_extraction(result.text)
+            except ValueError as exc:
+                raise _InvalidOutput(str(exc)) from exc
+
+        try:
+            extraction, attempts = with_retries(attempt, self.max_retries, self.backoff, self._sleep)
+        except RetriesExhausted as failed:
+            exc = failed.error
+            error = (f"invalid model output: {exc}" if isinstance(exc, _InvalidOutput)
+                     else f"model call failed: {type(exc).__name__}: {exc}")
+            return self._outcome(item, error=f"{error} (after {failed.attempts} attempts)",
+                                 attempts=failed.attempts, usage=usage, model=model)
+        # what the passage does not state (a made-up entity) is dropped
+        extraction, dropped = ground_extraction(extraction, f"{item.title or ''}\n{item.text}",
+                                                [n for e in entities for n in (e.name, *e.aliases)])
+        if dropped:
+            log.info("%s: dropped %d facts or entities the passage does not state", item.passage_id, dropped)
+        return self._outcome(item, extraction=extraction, attempts=attempts, usage=usage, model=model)
 
     def _call(self, user: str) -> ChatResult:
         if self.timeout is None:

@@ -28,6 +28,7 @@ from pathlib import Path
 from memgraph_neo4j.contracts import ConsistencyChecker, ExtractionInput, ExtractionState, Extractor, NoGuide
 from memgraph_neo4j.ingest.document import Document, ReaderError
 from memgraph_neo4j.ingest.pipeline import IngestReport, document_rows, tally
+from memgraph_neo4j.memory.lease import IngestLease
 from memgraph_neo4j.memory.normalize import content_hash, normalize_entity_name
 from memgraph_neo4j.memory.resolve import Mention, resolve_mentions
 from memgraph_neo4j.memory.validity import parse_time, stamp_validity
@@ -170,7 +171,15 @@ def ingest_conversations(writer: MemoryWriter, conversations: Iterable[Conversat
                          extract: bool = True, changing_relations: Iterable[str] = ()) -> IngestReport:
     """Writes the episodes (idempotent), their speakers, then extracts the messages not yet extracted,
     promotes and adjudicates after every batch, and stamps the facts' validity. `extract=False` writes
-    only the episode layer (dense and BM25 search need nothing more)."""
+    only the episode layer (dense and BM25 search need nothing more). Holds the space's ingest lease
+    (memory/lease.py): a document or conversation ingest of the same space waits for this one."""
+    with IngestLease(writer.store, writer.space):
+        return _ingest(writer, conversations, extractor, batch_size, guided, checker, extract, changing_relations)
+
+
+def _ingest(writer: MemoryWriter, conversations: Iterable[Conversation], extractor: Extractor, batch_size: int,
+            guided: bool, checker: ConsistencyChecker | None, extract: bool,
+            changing_relations: Iterable[str]) -> IngestReport:
     began = clock.monotonic()
     batch = build_episodes(conversations)
     repo = ConversationRepository(writer.passages.store, writer.space)

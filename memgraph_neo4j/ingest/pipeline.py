@@ -9,7 +9,8 @@ from __future__ import annotations
 
 import json
 import time
-from collections.abc import Callable
+from collections import deque
+from collections.abc import Callable, Iterable
 from concurrent.futures import ThreadPoolExecutor
 
 from pydantic import BaseModel
@@ -18,6 +19,7 @@ from tqdm.auto import tqdm
 from memgraph_neo4j.contracts import ConsistencyChecker, ExtractionInput, ExtractionState, Extractor, NoGuide, Usage
 from memgraph_neo4j.ingest.chunking import chunk_text
 from memgraph_neo4j.ingest.readers import Document
+from memgraph_neo4j.memory.lease import IngestLease
 from memgraph_neo4j.memory.normalize import content_hash
 from memgraph_neo4j.memory.writer import MemoryWriter
 from memgraph_neo4j.repository.passages import DocumentRow, PassageRow
@@ -70,65 +72,152 @@ def document_rows(documents: list[Document]) -> list[DocumentRow]:
             for d in documents]
 
 
-def ingest_documents(writer: MemoryWriter, documents: list[Document], extractor: Extractor,
+GROUP_BATCHES = 2  # documents are pulled until this many batches of their passages wait to be extracted
+
+
+class _PassageStream:
+    """The passages of a document stream, pulled document by document only as the batches need them: each
+    group of documents is deduplicated by id (across the whole stream), its Documents and new Passages
+    written, then its passages queued. Batches are cut from the stream's whole passage sequence, as if it
+    had been read at once, so a rerun cuts the same batches and skips the committed ones."""
+
+    def __init__(self, writer: MemoryWriter, documents: Iterable[Document], batch_size: int, report: IngestReport,
+                 write: bool) -> None:
+        self.writer, self.batch_size, self.report, self.write = writer, batch_size, report, write
+        self._documents = iter(documents)
+        self._seen: set[str] = set()
+        self._queue: deque[tuple[PassageRow, bool]] = deque()  # (passage, still to extract)
+        self.ended = False
+        self.todo = 0  # passages to extract, of the documents pulled so far
+
+    def pull(self, queue: bool = True) -> list[PassageRow]:
+        """The next group of documents, written (unless a dry run); returns its passages still to extract,
+        queued for the batches unless `queue` is False."""
+        chunking = self.writer.ontology.chunking
+        docs: list[Document] = []
+        rows: list[PassageRow] = []
+        while len(self._queue) + len(rows) < GROUP_BATCHES * self.batch_size:
+            doc = next(self._documents, None)
+            if doc is None:
+                self.ended = True
+                break
+            if doc.id not in self._seen:
+                self._seen.add(doc.id)
+                docs.append(doc)
+                rows += passage_rows([doc], chunking.tokens, chunking.overlap)
+        if not docs:
+            return []
+        self.report.documents += len(docs)
+        self.report.passages += len(rows)
+        existing = self.writer.existing_passages([p.id for p in rows])
+        if self.write:
+            new_passages = [p for p in rows if p.id not in existing]
+            self.report.passages_new += len(new_passages)
+            self.writer.write_documents(document_rows(docs))
+            if new_passages:
+                self.writer.write_passages(new_passages)
+                self.writer.bump_version()
+        todo = [p for p in rows if existing.get(p.id) != ExtractionState.OK]  # new, failed or never reached
+        self.todo += len(todo)
+        if queue:
+            wanted = {p.id for p in todo}
+            self._queue.extend((p, p.id in wanted) for p in rows)
+        return todo
+
+    def next_batch(self) -> list[ExtractionInput] | None:
+        """The next batch_size passages of the stream without those already extracted; None at its end."""
+        while True:
+            while len(self._queue) < self.batch_size and not self.ended:
+                self.pull()
+            if not self._queue:
+                return None
+            block = [self._queue.popleft() for _ in range(min(self.batch_size, len(self._queue)))]
+            if batch := [_input(p) for p, todo in block if todo]:
+                return batch
+
+    def drain(self) -> None:
+        """Writes the documents and passages not pulled yet (their extraction left for the next run)."""
+        self._queue.clear()
+        while not self.ended:
+            self.pull(queue=False)
+
+
+def _input(p: PassageRow) -> ExtractionInput:
+    return ExtractionInput(passage_id=p.id, doc_id=p.doc_id, text=p.text, title=p.title)
+
+
+def ingest_documents(writer: MemoryWriter, documents: Iterable[Document], extractor: Extractor,
                      batch_size: int = 64, guided: bool = True, dry_run: bool = False,
                      progress: bool = True, checker: ConsistencyChecker | None = None,
                      on_batch: Callable[[IngestReport, int], None] | None = None) -> IngestReport:
     """`checker`: adjudication, run on the newly active facts after every promotion (stage III).
     `on_batch(report, chunks_done)`: called after every batch (benchmarks time slices with it).
 
+    Documents are pulled from `documents` (any iterable, a generator included) a few batches ahead of the
+    extraction, so a large corpus or file is never held whole. The space's ingest lease (memory/lease.py)
+    is held from the first read to the end: a second ingest of the space waits for this one.
+
     Resumable: each batch is written in one transaction with its passages' extraction marks, and the
-    batches are cut from the whole passage list, not from what is left to do. A run killed (or whose
+    batches are cut from the whole passage sequence, not from what is left to do. A run killed (or whose
     Neo4j was killed) at any point is finished by running it again: the committed batches are skipped
     without an extraction call, the others are redone against the same memory they saw the first
     time, so the space ends as an uninterrupted run would have left it."""
     began = time.monotonic()
-    ontology = writer.ontology
-    unique = list({d.id: d for d in documents}.values())
-    report = IngestReport(documents=len(unique))
-    passages = passage_rows(unique, ontology.chunking.tokens, ontology.chunking.overlap)
-    report.passages = len(passages)
-    existing = writer.existing_passages([p.id for p in passages])
-    todo = [p for p in passages if existing.get(p.id) != ExtractionState.OK]  # new, failed or never reached
+    report = IngestReport()
     guide = writer.guide() if guided else NoGuide()
-    inputs = {p.id: ExtractionInput(passage_id=p.id, doc_id=p.doc_id, text=p.text, title=p.title) for p in todo}
-    if dry_run:
-        report.estimated_tokens = extractor.estimate(list(inputs.values()), guide).tokens
+    if dry_run:  # nothing written, so no lease: the estimate of what an ingest now would extract
+        stream = _PassageStream(writer, documents, batch_size, report, write=False)
+        report.estimated_tokens = 0
+        while not stream.ended:
+            if todo := stream.pull(queue=False):
+                report.estimated_tokens += extractor.estimate([_input(p) for p in todo], guide).tokens
         report.seconds = time.monotonic() - began
         return report
+    with IngestLease(writer.store, writer.space) as lease:
+        _extract_stream(writer, _PassageStream(writer, documents, batch_size, report, write=True), extractor,
+                        guide, checker, report, progress, on_batch, lease, began)
+    report.seconds = time.monotonic() - began
+    return report
 
-    new_passages = [p for p in passages if p.id not in existing]
-    report.passages_new = len(new_passages)
-    writer.write_documents(document_rows(unique))
-    if new_passages:
-        writer.write_passages(new_passages)
-        writer.bump_version()
-    batches = [batch for start in range(0, len(passages), batch_size)
-               if (batch := [inputs[p.id] for p in passages[start:start + batch_size] if p.id in inputs])]
-    bar = tqdm(total=len(inputs), desc=f"extract [{extractor.name}]", unit="chunk", disable=not progress)
+
+def _extract_stream(writer: MemoryWriter, stream: _PassageStream, extractor: Extractor, guide, checker,
+                    report: IngestReport, progress: bool, on_batch, lease: IngestLease, began: float) -> None:
+    bar = tqdm(total=0, desc=f"extract [{extractor.name}]", unit="chunk", disable=not progress)
+
+    def next_batch() -> list[ExtractionInput] | None:
+        batch = stream.next_batch()
+        if bar.total != stream.todo:  # the total grows as documents are pulled
+            bar.total = stream.todo
+            bar.refresh()
+        return batch
+
     # An extractor that does not read the guide (offline, replayed triples) extracts batch n+1 on a
     # second thread while batch n is written: the parse overlaps the Neo4j server's work on 2 cores.
     # One that reads it (LLM) extracts after the previous promotion, as Algorithm 1 orders it.
     ahead = ThreadPoolExecutor(max_workers=1) if not getattr(extractor, "uses_guide", True) else None
-    pending = ahead.submit(extractor.extract, batches[0], guide) if ahead and batches else None
+    batch = next_batch()
+    pending = ahead.submit(extractor.extract, batch, guide) if ahead and batch else None
     done = 0
     try:
-        for n, batch in enumerate(batches):
+        while batch is not None:
+            following = None
             if pending is not None:
                 outcomes = pending.result()
-                pending = ahead.submit(extractor.extract, batches[n + 1], guide) if n + 1 < len(batches) else None
+                following = next_batch()
+                pending = ahead.submit(extractor.extract, following, guide) if following else None
             else:
                 outcomes = extractor.extract(batch, guide)
             done += len(batch)
+            lease.check()
             if _record_batch(writer, outcomes, batch, checker, report, bar, on_batch, done, began):
-                report.skipped_budget += len(inputs) - done
+                stream.drain()
+                report.skipped_budget += stream.todo - done
                 break
+            batch = following if ahead is not None else next_batch()
     finally:
         if ahead is not None:
             ahead.shutdown(wait=True, cancel_futures=True)
     bar.close()
-    report.seconds = time.monotonic() - began
-    return report
 
 
 def tally(report: IngestReport, outcomes, written, promoted: int, activated: int,

@@ -1,11 +1,13 @@
 """Transient model faults: a circuit breaker shared by every call of one chat client, and what a model
 reply must hold to be used (grounded in its passage, of a sane size).
 
-Retries with exponential backoff live in the callers (the extraction agent retries a call up to
-`max_retries` times, 0.5 s, 1 s, 2 s ...). The breaker stops the retries from hammering a provider that is
-down: after `threshold` consecutive failed calls it opens, and for `cooldown` seconds every call fails at
-once with CircuitOpenError (not retried, so a 10,000-chunk ingest fails its chunks in seconds and the next
-run retries them); then one trial call is let through, and its success closes the breaker again.
+Retries with exponential backoff (`with_retries`: 0.5 s, 1 s, 2 s ...) wrap each model call of the
+extraction and adjudication agents, with the parsing of its reply, so an unusable reply is asked again
+too; bad requests and refused credentials are not retried. The breaker stops the retries from hammering
+a provider that is down: after `threshold` consecutive failed calls it opens, and for `cooldown` seconds
+every call fails at once with CircuitOpenError (not retried, so a 10,000-chunk ingest fails its chunks
+in seconds and the next run retries them); then one trial call is let through, and its success closes
+the breaker again.
 """
 
 from __future__ import annotations
@@ -19,7 +21,8 @@ from typing import TypeVar
 
 from memgraph_neo4j.contracts import Extraction
 
-__all__ = ["MAX_REPLY_CHARS", "CircuitBreaker", "CircuitOpenError", "ground_extraction"]
+__all__ = ["MAX_REPLY_CHARS", "CircuitBreaker", "CircuitOpenError", "RetriesExhausted", "ground_extraction",
+           "retryable", "with_retries"]
 
 T = TypeVar("T")
 
@@ -86,6 +89,41 @@ class CircuitBreaker:
     def _success(self) -> None:
         with self._lock:
             self._failures, self._opened_at, self._trial = 0, None, False
+
+
+# -- retries ------------------------------------------------------------------------------------
+
+_NO_RETRY_STATUS = {400, 401, 403, 404, 422}  # bad request / auth: retrying only burns time
+
+
+class RetriesExhausted(Exception):
+    """Every attempt failed (or one that must not be retried did): `error` is the last one."""
+
+    def __init__(self, error: Exception, attempts: int) -> None:
+        super().__init__(f"{type(error).__name__}: {error} (after {attempts} attempts)")
+        self.error, self.attempts = error, attempts
+
+
+def retryable(exc: Exception) -> bool:
+    """A transient fault (timeout, connection, rate limit, server error, unusable reply), not a refusal
+    the next attempt would get again (HTTP 4xx but 408/429, an open circuit)."""
+    return getattr(exc, "status_code", None) not in _NO_RETRY_STATUS and getattr(exc, "retryable", True)
+
+
+def with_retries(attempt: Callable[[], T], max_retries: int, backoff: float,
+                 sleep: Callable[[float], None] = time.sleep) -> tuple[T, int]:
+    """`attempt()` and how many attempts it took, tried again up to `max_retries` times after a retryable
+    failure, waiting `backoff` seconds before the first retry and twice as long before each next one.
+    Raises RetriesExhausted with the last error."""
+    attempts = 0
+    while True:
+        attempts += 1
+        try:
+            return attempt(), attempts
+        except Exception as exc:
+            if not retryable(exc) or attempts > max_retries:
+                raise RetriesExhausted(exc, attempts) from exc
+        sleep(backoff * 2 ** (attempts - 1))
 
 
 # -- grounding ----------------------------------------------------------------------------------

@@ -13,7 +13,7 @@ import sys
 import pytest
 
 from memgraph_neo4j.api import MemoryGraph
-from memgraph_neo4j.config import RetrievalConfig
+from memgraph_neo4j.config import AdjudicationConfig, RetrievalConfig
 from memgraph_neo4j.contracts import (
     ConflictStatus,
     ExtractedEntity,
@@ -26,6 +26,7 @@ from memgraph_neo4j.contracts import (
 )
 from memgraph_neo4j.ingest.readers import Document
 from memgraph_neo4j.llm.chat import ChatResult
+from memgraph_neo4j.llm.resilience import CircuitBreaker
 from memgraph_neo4j.memory.ontology import load_ontology
 
 Triple = tuple[str, str, str, str, str, str | None]  # head, relation, tail, head type, tail type, time
@@ -173,6 +174,57 @@ def test_only_newly_active_facts_are_scanned(store, test_store, space, ontology,
     assert {c.fact for c in memory.adjudicator.last_candidates} <= set(new.values())
     assert memory.adjudicate().scanned == 0  # nothing new: nothing scanned
     assert memory.adjudicate(rescan_all=True).scanned == 2  # 1643 and London; 1645 is discarded
+
+
+class FlakyChat:
+    """`judge` behind a circuit breaker, as the real clients are; its first `failures` calls (every call:
+    None) raise a ConnectionError. `calls` counts the calls that reached the model."""
+
+    provider, price = "scripted", None
+
+    def __init__(self, judge: ScriptedChat, failures: int | None, breaker: CircuitBreaker) -> None:
+        self.judge, self.failures, self.breaker, self.calls = judge, failures, breaker, 0
+        self.model = judge.model
+
+    def complete_json(self, system: str, user: str, schema) -> ChatResult:
+        def call() -> ChatResult:
+            self.calls += 1
+            if self.failures is None or self.calls <= self.failures:
+                raise ConnectionError("connection reset by peer")
+            return self.judge.complete_json(system, user, schema)
+        return self.breaker.call(call)
+
+
+def test_adjudication_retries_a_model_call_that_fails_transiently(store, test_store, space, ontology, minilm):
+    flaky = FlakyChat(newton_judge(), failures=2, breaker=CircuitBreaker(threshold=5))
+    memory = memory_of(store, space, ontology, minilm, NEWTON, adjudication_chat=flaky,
+                       adjudication=AdjudicationConfig(backoff=0.01))
+    report = memory.ingest(docs("NEWTON_A", "NEWTON_B"), progress=False)
+    [conflict] = memory.conflicts.list()
+    assert (conflict.status, report.conflicts_resolved) == ("resolved", 1)  # as if the model never failed
+    assert flaky.calls == 4 and flaky.judge.calls == ["ClassificationReply", "ResolutionReply"]
+    assert report.usage.prompt_tokens == 200 and flaky.breaker.state == "closed"  # the two answers, counted
+    assert facts(test_store, space)["Isaac Newton birth date 1645"]["state"] == FactState.DISCARDED
+
+
+def test_a_model_that_stays_down_opens_the_breaker_and_leaves_the_conflict_for_review(store, test_store, space,
+                                                                                       ontology, minilm):
+    down = FlakyChat(newton_judge(), failures=None, breaker=CircuitBreaker(threshold=2, cooldown=600))
+    memory = memory_of(store, space, ontology, minilm, NEWTON, adjudication_chat=down,
+                       adjudication=AdjudicationConfig(backoff=0.01, max_retries=3))
+    report = memory.ingest(docs("NEWTON_A", "NEWTON_B"), progress=False)
+    # two failed calls open the breaker; the third attempt is refused without a call, and not retried
+    assert down.calls == 2 and down.breaker.state == "open" and down.judge.calls == []
+    [conflict] = memory.conflicts.list()
+    assert (conflict.status, report.conflicts_to_review) == ("needs_review", 1)
+    detail = memory.conflicts.show(conflict.id)
+    assert "model call failed after 3 attempts (CircuitOpenError" in detail.reason
+    stored = facts(test_store, space)  # nothing lost: both facts active, both in the conflict, for a person
+    assert {t: r["state"] for t, r in stored.items() if "birth" in t} == {
+        "Isaac Newton birth date 1643": FactState.ACTIVE, "Isaac Newton birth date 1645": FactState.ACTIVE}
+    assert {f["text"] for f in detail.facts} == {"Isaac Newton birth date 1643", "Isaac Newton birth date 1645"}
+    keep = stored["Isaac Newton birth date 1643"]["id"]
+    assert memory.conflicts.accept(conflict.id, keep=keep).status == ConflictStatus.RESOLVED
 
 
 def test_rules_leave_an_unsettled_clash_for_review(store, test_store, space, ontology, minilm):

@@ -21,7 +21,7 @@ import pytest
 from test_memory import ScriptedExtractor
 
 from memgraph_neo4j.api import MemoryGraph
-from memgraph_neo4j.contracts import ExtractionInput, ExtractionOutcome
+from memgraph_neo4j.contracts import Extraction, ExtractionInput, ExtractionOutcome
 from memgraph_neo4j.ingest.readers import EmptyFileError, ReaderError, iter_path, read_path
 from memgraph_neo4j.memory.ontology import OntologyError
 
@@ -38,6 +38,13 @@ class Nothing:
 
     def extract(self, items: list[ExtractionInput], guide) -> list[ExtractionOutcome]:
         return [ExtractionOutcome(passage_id=i.passage_id, doc_id=i.doc_id, extractor=self.name) for i in items]
+
+
+class Empty(Nothing):
+    """Extracts nothing, successfully: every passage ends `ok`."""
+
+    def extract(self, items: list[ExtractionInput], guide) -> list[ExtractionOutcome]:
+        return [o.model_copy(update={"extraction": Extraction()}) for o in super().extract(items, guide)]
 
 
 def snapshot(test_store, space: str) -> dict[str, tuple[int, list[str]]]:
@@ -235,10 +242,6 @@ def test_a_50_mb_file_is_streamed_in_bounded_memory(tmp_path):
     assert grown_mb < 200, f"peak memory grew {grown_mb} MB while reading a {size // 2**20} MB file"
 
 
-@pytest.mark.xfail(strict=True, reason="ingest/pipeline.py (another helper's) reads every document before it "
-                   "writes the first batch (`unique = list({d.id: d for d in documents}...)`, and api._documents "
-                   "lists read_path): a 50 MB file is held whole, with its passages. Needs: api to pass "
-                   "readers.iter_path lazily, the pipeline to chunk and write document by document")
 def test_ingest_pulls_documents_lazily(store, space):
     pulled: list[int] = []
 
@@ -253,6 +256,37 @@ def test_ingest_pulls_documents_lazily(store, space):
         memory.ingest(documents(), progress=False, batch_size=1,
                       on_batch=lambda report, done: seen.append(len(pulled)))
     assert seen[0] < 3
+
+
+def test_ingest_holds_a_bounded_window_of_a_long_stream(store, space):
+    """At every batch the pipeline has pulled at most a few batches more than it has extracted, and the
+    totals are those of the whole stream (a duplicate document counted once)."""
+    from memgraph_neo4j.ingest.readers import Document
+
+    pulled: list[int] = []
+
+    def documents():
+        for i in range(40):
+            pulled.append(i)
+            yield Document(title=f"D{i}", text=f"Document {i} says Ada Lovelace met Babbage.")
+        yield Document(title="D0 again", text="Document 0 says Ada Lovelace met Babbage.")
+
+    ahead: list[int] = []
+    with memory_of(store, space, extractor=Empty()) as memory:
+        report = memory.ingest(documents(), progress=False, batch_size=4,
+                               on_batch=lambda report, done: ahead.append(len(pulled) - done))
+        rerun: list[int] = []
+        again = memory.ingest(documents(), progress=False, batch_size=4, on_batch=lambda r, done: rerun.append(done))
+    assert len(ahead) == 10 and max(ahead) <= 3 * 4  # the batch written, the one extracted ahead, one queued
+    assert (report.documents, report.passages, report.passages_new, report.failed) == (40, 40, 40, 0)
+    assert (again.documents, again.passages, again.passages_new, rerun) == (40, 40, 0, [])  # all committed
+
+
+def test_a_long_text_on_one_line_is_a_text_not_a_file_name(store, space):
+    text = "Ada Lovelace met Charles Babbage in London. " * 20  # longer than a file name may be
+    with memory_of(store, space, extractor=Empty()) as memory:
+        report = memory.ingest(text, progress=False)
+    assert (report.documents, report.passages, report.failed) == (1, 1, 0)
 
 
 def test_invalid_ontology_yaml(store, test_store, kept, tmp_path):

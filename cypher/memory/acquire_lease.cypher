@@ -1,0 +1,13 @@
+// Take the space's ingest lease if it is free: nobody holds it, we do, its holder is `$stale` (a process
+// the caller found dead), or it was not renewed for `$expiry` seconds. The first SET takes the node's write
+// lock before anything is read, so two takers cannot both see it free. Times are the server's clock.
+MERGE (l:IngestLease {space: $space})
+SET l.locked = true
+REMOVE l.locked
+WITH l, (l.holder IS NULL OR l.holder = $holder OR l.holder = $stale
+         OR l.renewed_at < datetime.realtime() - duration({seconds: $expiry})) AS free
+SET l += CASE WHEN free THEN {holder: $holder, host: $host, pid: $pid, started: $started,
+                              acquired_at: datetime.realtime(), renewed_at: datetime.realtime()}
+              ELSE {} END
+RETURN l.holder = $holder AS granted, l.holder AS holder, l.host AS host, l.pid AS pid, l.started AS started,
+       duration.inSeconds(l.renewed_at, datetime.realtime()).seconds AS idle
