@@ -1,11 +1,14 @@
-"""Entity resolution's neighbour look-up at the size of a space: the vector index against the exact
-in-process copy (memory/neighbours.py), the same queries, alternating, in one run.
+"""The ingest's neighbour look-ups at the size of a space: the vector index against the exact in-process
+copy (memory/neighbours.py), the same queries, alternating, in one run. Entities: resolution and
+bridging's look-up of a batch's names; facts: adjudication's candidates by meaning of newly active facts.
 
     python benchmarks/bench_neighbours.py --space scale_r3 [--queries 2000] [--runs 5]
 
 The queries are the space's own entity vectors, slightly perturbed (as a batch's new names near stored
-ones are), asked with the ingest's parameters (fetch 30, min cosine 0.8). Reports per-query medians of
-both ways, the copy's load time, and whether both found the same neighbours (the index is approximate).
+ones are), asked with the ingest's parameters (fetch 30, min cosine 0.8). Facts: the
+candidates by meaning of `--queries` stored facts (δ 0.9, 20 per fact, 100 fetched), as adjudication asks.
+Reports per-query medians of both ways, the copies' load times, and whether both found the same
+neighbours (the index is approximate).
 Results: benchmarks/results/neighbours.json.
 """
 
@@ -23,10 +26,38 @@ import numpy as np
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from memgraph_neo4j.config import MemoryConfig  # noqa: E402
-from memgraph_neo4j.memory.neighbours import ExactEntityLookup  # noqa: E402
+from memgraph_neo4j.adjudication.similar import similar_candidates  # noqa: E402
+from memgraph_neo4j.config import AdjudicationConfig, MemoryConfig  # noqa: E402
+from memgraph_neo4j.memory.neighbours import ExactEntityLookup, SpaceVectors  # noqa: E402
+from memgraph_neo4j.repository.conflicts import ConflictRepository  # noqa: E402
 from memgraph_neo4j.repository.entities import EntityRepository, VectorQuery  # noqa: E402
+from memgraph_neo4j.repository.facts import FactRepository  # noqa: E402
 from memgraph_neo4j.server.connection import open_store  # noqa: E402
+
+
+def fact_candidates(store, space: str, queries: int, runs: int) -> dict:
+    config, facts = AdjudicationConfig(), FactRepository(store, space)
+    repository = ConflictRepository(store, space)
+    copy = SpaceVectors(facts.fact_vectors, facts.fact_count, MemoryConfig().exact_neighbours_max)
+    began = time.perf_counter()
+    held = copy.current()
+    load_s = time.perf_counter() - began
+    ids = list(np.random.default_rng(1).choice(held.ids, size=min(queries, len(held.ids)), replace=False))
+    index_s, exact_s = [], []
+    for _ in range(runs):
+        began = time.perf_counter()
+        from_index = similar_candidates(repository, None, ids, config.similarity, config.max_candidates)
+        index_s.append(time.perf_counter() - began)
+        began = time.perf_counter()
+        exact = similar_candidates(repository, copy, ids, config.similarity, config.max_candidates)
+        exact_s.append(time.perf_counter() - began)
+    a, b = {(c.fact, c.candidate) for c in exact}, {(c.fact, c.candidate) for c in from_index}
+    return {"facts": len(held), "queries": len(ids), "copy_load_s": round(load_s, 2),
+            "index_ms_per_query": round(statistics.median(index_s) / len(ids) * 1000, 3),
+            "exact_ms_per_query": round(statistics.median(exact_s) / len(ids) * 1000, 3),
+            "speedup": round(statistics.median(index_s) / statistics.median(exact_s), 1),
+            "candidates_exact": len(a), "candidates_index": len(b), "index_missed": len(a - b),
+            "index_only": len(b - a)}
 
 
 def main() -> None:
@@ -62,6 +93,7 @@ def main() -> None:
             exact_s.append(time.perf_counter() - began)
         pairs = lambda hits: {(h.id, h.neighbor) for h in hits}  # noqa: E731
         a, b = pairs(exact), pairs(from_index)
+        facts = fact_candidates(store, args.space, args.queries, args.runs)
     per_query = lambda s: round(statistics.median(s) / len(queries) * 1000, 3)  # noqa: E731
     result = {"space": args.space, "entities": len(ids), "with_vectors": len(stored), "queries": len(queries),
               "fetch": fetch, "min_cosine": floor, "runs": args.runs,
@@ -70,7 +102,7 @@ def main() -> None:
               "index_s_runs": [round(s, 2) for s in index_s], "exact_s_runs": [round(s, 3) for s in exact_s],
               "copy_load_s": round(load_s, 2), "vector_read_s": round(read_s, 2),
               "neighbours_exact": len(a), "neighbours_index": len(b), "index_missed": len(a - b),
-              "index_only": len(b - a)}
+              "index_only": len(b - a), "facts": facts}
     args.out.parent.mkdir(parents=True, exist_ok=True)
     args.out.write_text(json.dumps(result, indent=2))
     print(json.dumps(result, indent=2))
