@@ -37,17 +37,19 @@ from memgraph_neo4j.retrieval.ppr.local import KINDS, personalized_pagerank  # n
 
 DATA = ROOT.parent / "shared" / "data"
 DEFAULT_SPACES = ("musique:musique_train", "musique_offline_after:musique_train",
-                  "hotpotqa_offline_after:hotpotqa_train")
+                  "hotpotqa_offline_after:hotpotqa_train", "novels_eval:graphrag_bench_novel")
 
 
 @dataclass
 class Piece:
     """What one question gives every candidate."""
 
-    gold: tuple[str, ...]
+    gold: tuple[str, ...]  # titles, or evidence sentences (GraphRAG-Bench)
     dense: np.ndarray  # cosine per passage row (projection order)
     bm25: np.ndarray  # BM25 per passage row
     bm25_content: np.ndarray  # BM25 of the question's content words only (no function words)
+    bm25_nltk: np.ndarray  # BM25 of the question without NLTK's stop words (retrieval/stopwords.py)
+    bm25_function: np.ndarray  # BM25 without the question's function words (retrieval/stopwords.py)
     weights: dict[str, float]  # memgraphrag unnormalised seeds (entity + type + passage ids)
     hippo: dict[str, float]  # hipporag2 seeds
     entity_ids: set[str]
@@ -72,6 +74,7 @@ class Memory:
         self.passage_rows = np.flatnonzero(nodes.kinds == KINDS.index("passage"))
         self.titles = [nodes.names[r] for r in self.passage_rows]
         self.pid_index = {nodes.ids[r]: i for i, r in enumerate(self.passage_rows)}
+        self.gold = self.data.gold  # titles | evidence (as the eval command matches them)
         state = ctx.layers.repository.state(ctx.projections.prefix)
         snap = ctx.layers.snapshot(state.version)
         self.state = state
@@ -82,6 +85,7 @@ class Memory:
         self.bm25 = Bm25Index(corpus)
         bpos = {p.id: i for i, p in enumerate(self.bm25.passages)}
         self.bm25_order = np.array([bpos[nodes.ids[r]] for r in self.passage_rows])
+        self.texts = [self.bm25.passages[j].text or "" for j in self.bm25_order]
         self.entity_names = self._entity_names()
         from memgraph_neo4j.memory.normalize import normalize_entity_name
         self.title_rows: dict[str, list[int]] = {}
@@ -112,6 +116,10 @@ class Memory:
         bm25_all = self.bm25.scores(q.question)[self.bm25_order]
         content = " ".join(w for w in words(q.question) if w not in STOP)
         bm25_content = self.bm25.scores(content)[self.bm25_order]
+        from memgraph_neo4j.retrieval.stopwords import without_stop_words
+        bm25_nltk = self.bm25.scores(without_stop_words(q.question))[self.bm25_order]
+        from memgraph_neo4j.retrieval.stopwords import without_function_words
+        bm25_function = self.bm25.scores(without_function_words(q.question))[self.bm25_order]
         entity_ids = sorted({i for f in hits.facts for i in (f.head_id, f.tail_id)})
         type_ids = sorted({t for s in hits.schemas for t in (s.head_type, s.tail_type)})
         lexical_ids = self.lexical(q.question)
@@ -125,8 +133,9 @@ class Memory:
         named = {e: lexical[e] for e in named_ids}
         from memgraph_neo4j.retrieval.question_entities import candidate_spans
         titled = sorted({r for sp in candidate_spans(q.question) for r in self.title_rows.get(sp.key, ())})
-        return Piece(q.gold_titles, dense_all, bm25_all, bm25_content, weights, hippo, set(entity_ids), set(type_ids), lexical,
-                     named, titled, q.question)
+        gold = q.gold_titles if self.gold == "titles" else q.evidence
+        return Piece(gold, dense_all, bm25_all, bm25_content, bm25_nltk, bm25_function, weights, hippo, set(entity_ids),
+                     set(type_ids), lexical, named, titled, q.question)
 
     def lexical(self, question: str, named: bool = False) -> list[str]:
         """Entities whose whole name is a word n-gram of the question (longest matches win)."""
@@ -189,6 +198,8 @@ def rank(scores: np.ndarray) -> np.ndarray:
 
 
 def recall(m: Memory, piece: Piece, order: np.ndarray, k: int) -> float:
+    if m.gold == "evidence":
+        return metrics.evidence_recall_at_k([m.texts[i] for i in order[:k]], piece.gold, k)
     return metrics.recall_at_k([m.titles[i] for i in order[:k]], piece.gold, k)
 
 

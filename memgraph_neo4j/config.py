@@ -137,6 +137,7 @@ class SeedConfig:
 PPR_ENGINES = ("gds", "local", "client")
 LAYER_SEARCHES = ("index", "local")
 FUSIONS = ("shares", "none")
+FUSION_STOP_WORDS = ("function", "nltk", None)
 
 
 @dataclass
@@ -162,6 +163,15 @@ class RetrievalConfig:
     # memgraphrag's last step (retrieval/fusion.py): "shares" adds each route's (PageRank, BM25)
     # share of its own evidence; "none" returns the PageRank order (the paper)
     fusion: str = "shares"
+    # words the fusion's BM25 drops from the question (retrieval/stopwords.py): "function" (articles,
+    # prepositions, question words, auxiliaries, pronouns), "nltk" (NLTK's English list) or None (none).
+    # Function words match nearly every passage: they add to BM25's total without telling passages apart
+    # and dilute its shares, and they hide how sure BM25 is of its best passages (fusion_confidence_top)
+    fusion_stop_words: str | None = "function"
+    # n > 0: each route's shares weighted per question by the share of its total its n best passages hold
+    # (retrieval/fusion.py); 0: equal weights. With both switches the novel went 0.315 / 0.416 -> 0.325 /
+    # 0.439 (BM25 0.315 / 0.435), the other three memories within 0.5 points (tuning/fusion-eval.md)
+    fusion_confidence_top: int = 5
     snapshot_max_vectors: int = 200_000  # ~1.6 KB each held with MiniLM (384 float32 + ids, texts)
     over_fetch: int = 3  # vector hits asked per result wanted, before filtering by space and state
     # vector hits asked per layer at least: the HNSW search is approximate and searches wider for a
@@ -193,6 +203,10 @@ class RetrievalConfig:
             raise ValueError(f"damping must be in (0, 1), not {self.damping}")
         if not 0 <= self.co_occurrence_weight <= 1:
             raise ValueError(f"co_occurrence_weight must be in [0, 1], not {self.co_occurrence_weight}")
+        if self.fusion_stop_words not in FUSION_STOP_WORDS:
+            raise ValueError(f"fusion_stop_words must be one of {FUSION_STOP_WORDS}, not {self.fusion_stop_words!r}")
+        if self.fusion_confidence_top < 0:
+            raise ValueError(f"fusion_confidence_top must be >= 0, not {self.fusion_confidence_top}")
         for name in ("ppr_candidates", "over_fetch", "min_fetch", "iterations"):
             if getattr(self, name) < 1:
                 raise ValueError(f"{name} must be >= 1, not {getattr(self, name)}")

@@ -22,6 +22,7 @@ from memgraph_neo4j.retrieval.dense import passage_hits
 from memgraph_neo4j.retrieval.fusion import Route, fuse
 from memgraph_neo4j.retrieval.ppr import Ranking, Seeds
 from memgraph_neo4j.retrieval.question_entities import candidate_spans, longest_matches, titled_passages
+from memgraph_neo4j.retrieval.stopwords import without_function_words, without_stop_words
 
 FACTS_READ = 50  # facts read when every fact above the threshold may seed (SeedConfig.top_k_facts=None)
 FUSION_DEPTH = 100  # passages each route hands to the fusion; a passage below them gets no share of it
@@ -137,10 +138,13 @@ class GraphRetriever(ABC):
 
 
     def fused(self, question: str, state: MemoryState, dense: list[Hit], ranked: Ranking) -> list[Hit]:
-        """PageRank and BM25 passages by the sum of their shares (retrieval/fusion.py). BM25 is exact over
-        the space with local layers; through the shared Lucene index its scores use every space's IDF."""
+        """PageRank and BM25 passages by the sum of their shares (retrieval/fusion.py). BM25 (of the question without
+        the words `fusion_stop_words` drops) is exact over the space with local layers; through the shared
+        Lucene index its scores use every space's IDF."""
         ctx = self.context
-        bm25 = ctx.bm25.top(question, FUSION_DEPTH, in_process=ctx.config.layer_search == "local",
+        terms = {"function": without_function_words, "nltk": without_stop_words}.get(
+            ctx.config.fusion_stop_words, str)(question)
+        bm25 = ctx.bm25.top(terms, FUSION_DEPTH, in_process=ctx.config.layer_search == "local",
                             version=state.version, total=True)
         walk = ranked.get("passage", [])
         known = {h.id: h for h in dense} | {h.id: h for h in walk}
@@ -148,7 +152,8 @@ class GraphRetriever(ABC):
             known.setdefault(m.id, Hit(id=m.id, name=m.title, score=m.score, text=m.text))
         routes = [Route({h.id: h.score for h in walk}, ranked.passage_mass),
                   Route({m.id: m.score for m in bm25.passages}, bm25.total)]
-        return [known[p].model_copy(update={"score": score}) for p, score in fuse(routes)]
+        fused = fuse(routes, ctx.config.fusion_confidence_top)
+        return [known[p].model_copy(update={"score": score}) for p, score in fused]
 
 
 def projection_vanished(error: Exception) -> bool:

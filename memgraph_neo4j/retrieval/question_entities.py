@@ -20,14 +20,13 @@ from collections.abc import Callable, Collection, Mapping
 from dataclasses import dataclass
 
 from memgraph_neo4j.memory.normalize import normalize_entity_name
+from memgraph_neo4j.retrieval.stopwords import FUNCTION_WORDS
 
 MAX_SPAN_WORDS = 12  # long titles ("Alexander and the Terrible, Horrible, No Good, Very Bad Day")
 _WORD = re.compile(r"[^\W_]+")
 # single words never taken as names, even capitalised ("Who", "The" in the middle of a title is kept
-# inside a longer span)
-_STOP = frozenset("""a an the of in on at to for from by with and or is was were are be been who what which
-when where why how did does do whose whom that this these those it its his her their he she they as than
-also into about after before during between same both other not no yes""".split())
+# inside a longer span): the function words the fusion's BM25 also leaves out
+_STOP = FUNCTION_WORDS
 
 
 @dataclass(frozen=True, slots=True)

@@ -23,12 +23,26 @@ wouldn wouldn't y you you'd you'll you're you've your yours yourself yourselves
 """.split())
 
 
-def content_words(text: str) -> list[str]:
+# The question's function words (articles, prepositions, conjunctions, question words, auxiliaries,
+# pronouns): the words the question's names are never taken from (retrieval/question_entities.py) and
+# the fusion's BM25 leaves out.
+# Shorter than NLTK's list, which also drops "own", "few", "over", "most", ...: as the fusion's list NLTK's
+# cost MuSiQue 0.8 points of R@5 more (benchmarks/results/tuning/fusion-eval.md)
+FUNCTION_WORDS = frozenset("""a an the of in on at to for from by with and or is was were are be been who what which
+when where why how did does do whose whom that this these those it its his her their he she they as than
+also into about after before during between same both other not no yes""".split())
+
+
+def content_words(text: str, stop: frozenset[str] = STOP_WORDS) -> list[str]:
     """The question's words without stop words; all of them when every word is one."""
     found = words(text)
-    kept = [w for w in found if w not in STOP_WORDS]
+    kept = [w for w in found if w not in stop]
     return kept or found
 
 
 def without_stop_words(text: str) -> str:
     return " ".join(content_words(text))
+
+
+def without_function_words(text: str) -> str:
+    return " ".join(content_words(text, FUNCTION_WORDS))

@@ -47,7 +47,8 @@ def test_name_weights_change_only_the_seeds(memory, store, space, minilm):
 
 def test_fusion_changes_only_the_passage_order(memory, store, space, minilm):
     plain = Session(store, space, minilm, reference(layer_search="local", ppr_engine="local"))
-    fused = Session(store, space, minilm, reference(layer_search="local", ppr_engine="local", fusion="shares"))
+    fused = Session(store, space, minilm, reference(layer_search="local", ppr_engine="local", fusion="shares",
+                                                    fusion_confidence_top=0))
     for question in (QUESTION, "Where was Alan Turing born?", "capital of Poland"):
         a = plain.search(question, top_k=3, top_m=5)
         b = fused.search(question, top_k=3, top_m=5)
@@ -59,6 +60,47 @@ def test_fusion_changes_only_the_passage_order(memory, store, space, minilm):
     b = fused.search("Vistula river", top_k=1)
     assert b.passages[0].name == "Warsaw"
     # the gds engine hands the fusion the same PageRank scores and passage mass as the local one
-    gds = Session(store, space, minilm, reference(layer_search="local", fusion="shares"))
+    gds = Session(store, space, minilm, reference(layer_search="local", fusion="shares", fusion_confidence_top=0))
     for question in (QUESTION, "Where was Alan Turing born?"):
         same_ranking(gds.search(question, top_k=3, top_m=5), fused.search(question, top_k=3, top_m=5))
+
+
+def test_fusion_stop_words_change_only_the_bm25_route(memory, store, space, minilm):
+    """`fusion_stop_words`: the fusion's BM25 reads the question without function words; the walk is untouched."""
+    def session(drop: str | None) -> Session:
+        return Session(store, space, minilm, reference(layer_search="local", ppr_engine="local", fusion="shares",
+                                                       fusion_stop_words=drop, fusion_confidence_top=0))
+
+    content, every = session("function"), session(None)
+    question = "Was the capital of Poland on the Vistula?"  # "was", "the", "of", "on" match other passages
+    a, b = content.search(question, top_k=3, top_m=5), every.search(question, top_k=3, top_m=5)
+    assert [f.id for f in a.facts] == [f.id for f in b.facts]
+    same_ranking(a.model_copy(update={"passages": []}), b.model_copy(update={"passages": []}), 0.0)
+    assert {p.id for p in a.passages} == {p.id for p in b.passages}
+    assert sum(p.score for p in a.passages) == pytest.approx(2.0)  # still each route's shares summing to 1
+    assert [p.score for p in a.passages] != pytest.approx([p.score for p in b.passages])
+    # words alone decide: function words spread BM25's share over the passages they match
+    warsaw = {p.name: p.score for p in a.passages}["Warsaw"]
+    assert warsaw > {p.name: p.score for p in b.passages}["Warsaw"]
+    # a question of stop words only keeps them all (content_words), so both read the same words
+    only = "Was it in the?"
+    same_ranking(content.search(only, top_k=3, top_m=5), every.search(only, top_k=3, top_m=5))
+    # the same with NLTK's list ("there" is one of its stop words, not a function word)
+    assert session("nltk").search("Was it there?", top_k=3).passages == every.search("Was it there?", top_k=3).passages
+
+
+def test_fusion_confidence_changes_only_the_passage_scores(memory, store, space, minilm):
+    """`fusion_confidence_top`: each route's shares weighted by its top passages' share; the walk is untouched."""
+    def session(top: int, **options) -> Session:
+        return Session(store, space, minilm, reference(layer_search="local", fusion="shares",
+                                                       fusion_confidence_top=top, **options))
+
+    equal, weighted = session(0, ppr_engine="local"), session(1, ppr_engine="local")
+    for question in (QUESTION, "Was the capital of Poland on the Vistula?"):
+        a, b = equal.search(question, top_k=3, top_m=5), weighted.search(question, top_k=3, top_m=5)
+        assert [f.id for f in a.facts] == [f.id for f in b.facts]
+        same_ranking(a.model_copy(update={"passages": []}), b.model_copy(update={"passages": []}), 0.0)
+        assert {p.id for p in a.passages} == {p.id for p in b.passages}
+        assert 0 < sum(p.score for p in b.passages) < 2.0  # each route's weight is its top-1 share, < 1
+        # the GDS engine hands the fusion the same scores and totals: the same weights
+        same_ranking(session(1).search(question, top_k=3, top_m=5), b)
