@@ -21,6 +21,7 @@ from memgraph_neo4j.retrieval.context import RetrievalContext
 from memgraph_neo4j.retrieval.dense import passage_hits
 from memgraph_neo4j.retrieval.fusion import Route, fuse
 from memgraph_neo4j.retrieval.ppr import Ranking, Seeds
+from memgraph_neo4j.retrieval.projection import error_text
 from memgraph_neo4j.retrieval.question_entities import candidate_spans, longest_matches, titled_passages
 from memgraph_neo4j.retrieval.stopwords import without_function_words, without_stop_words
 
@@ -158,7 +159,7 @@ class GraphRetriever(ABC):
 
 def projection_vanished(error: Exception) -> bool:
     """GDS's answer when a projection was dropped between the memory-state read and its use."""
-    text = str(error)
+    text = error_text(error)
     return "Graph with name" in text and "does not exist" in text
 
 
