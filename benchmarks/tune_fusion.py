@@ -12,7 +12,6 @@ route statistics the per-question weights read (at the end of fusion.md).
 
 from __future__ import annotations
 
-import argparse
 import json
 import sys
 import time
@@ -23,9 +22,8 @@ import numpy as np
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
-from tune_retrieval import DEFAULT_SPACES, ROOT, Memory, Piece, rank, recall, rrf, seeds_with, share  # noqa: E402
+from tune_retrieval import Memory, Piece, memories_of_args, rank, rrf, seeds_with, share, tally  # noqa: E402
 
-from memgraph_neo4j.api import MemoryGraph  # noqa: E402
 
 
 def peak(x: np.ndarray) -> float:
@@ -151,23 +149,13 @@ def run(memories: list[Memory]) -> tuple[dict, dict]:
                 d[f"bm25 {stat}"] = d.get(f"bm25 {stat}", 0.0) + f(p.bm25) / len(m.pieces)
             d["overlap10"] = d.get("overlap10", 0.0) + overlap(g, p.bm25) / len(m.pieces)
             for name, rule in rules().items():
-                order = rank(rule(g, p.bm25, p))
-                row = table.setdefault(name, {}).setdefault(m.name, {"r2": 0.0, "r5": 0.0})
-                row["r2"] += recall(m, p, order, 2) / len(m.pieces)
-                row["r5"] += recall(m, p, order, 5) / len(m.pieces)
+                tally(table, name, m, p, rule(g, p.bm25, p))
     return table, diag
 
 
 def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    parser.add_argument("--spaces", nargs="*", default=list(DEFAULT_SPACES), help="space:dataset-folder")
-    parser.add_argument("--limit", type=int, default=100)
-    parser.add_argument("--out", type=Path, default=ROOT / "benchmarks" / "results" / "tuning")
-    args = parser.parse_args()
     began = time.perf_counter()
-    with MemoryGraph() as memory:
-        memories = [Memory(memory, *s.split(":"), limit=args.limit) for s in args.spaces]
-        table, diag = run(memories)
+    args, memories, (table, diag) = memories_of_args(__doc__, run)
     names = [m.name for m in memories]
     lines = ["| rule | " + " | ".join(f"{n} R@2 | R@5" for n in names) + " | mean R@2 | mean R@5 |",
              "|---|" + "---|---|" * len(names) + "---|---|"]

@@ -340,23 +340,34 @@ def run(memories: list[Memory]) -> dict[str, dict[str, dict[str, float]]]:
             base = {name: f(m, p) for name, f in candidates().items()}
             base.update(fusions(base, p))
             for name, scores in base.items():
-                order = rank(scores)
-                row = table.setdefault(name, {}).setdefault(m.name, {"r2": 0.0, "r5": 0.0})
-                row["r2"] += recall(m, p, order, 2) / len(m.pieces)
-                row["r5"] += recall(m, p, order, 5) / len(m.pieces)
+                tally(table, name, m, p, scores)
     return table
 
 
-def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+def tally(table: dict, name: str, m: Memory, piece: Piece, scores: np.ndarray) -> None:
+    """Adds one question's R@2 and R@5 under candidate `name` (averaged over the memory's questions)."""
+    order = rank(scores)
+    row = table.setdefault(name, {}).setdefault(m.name, {"r2": 0.0, "r5": 0.0})
+    row["r2"] += recall(m, piece, order, 2) / len(m.pieces)
+    row["r5"] += recall(m, piece, order, 5) / len(m.pieces)
+
+
+def memories_of_args(doc: str, build: Callable[[list[Memory]], object]) -> tuple[argparse.Namespace, list[Memory], object]:
+    """The command line (--spaces, --limit, --out), the memories it names and `build(memories)`, all read
+    through one MemoryGraph."""
+    parser = argparse.ArgumentParser(description=doc, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--spaces", nargs="*", default=list(DEFAULT_SPACES), help="space:dataset-folder")
     parser.add_argument("--limit", type=int, default=100)
     parser.add_argument("--out", type=Path, default=ROOT / "benchmarks" / "results" / "tuning")
     args = parser.parse_args()
-    began = time.perf_counter()
     with MemoryGraph() as memory:
         memories = [Memory(memory, *s.split(":"), limit=args.limit) for s in args.spaces]
-        table = run(memories)
+        return args, memories, build(memories)
+
+
+def main() -> None:
+    began = time.perf_counter()
+    args, memories, table = memories_of_args(__doc__, run)
     names = [m.name for m in memories]
     lines = ["| candidate | " + " | ".join(f"{n} R@2 | R@5" for n in names) + " | mean R@5 |",
              "|---|" + "---|---|" * len(names) + "---|"]
