@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Iterator
+from collections.abc import Iterable
 from functools import cached_property
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -21,7 +21,6 @@ if TYPE_CHECKING:
     from memgraph_neo4j.contracts import AdjudicationReport, Extractor
     from memgraph_neo4j.ingest.episodes import Conversation
     from memgraph_neo4j.ingest.pipeline import IngestReport
-    from memgraph_neo4j.ingest.readers import Document
     from memgraph_neo4j.llm.chat import ChatClient
     from memgraph_neo4j.memory.categories import CategoryConfig, HierarchyReport
     from memgraph_neo4j.memory.ontology import Ontology
@@ -42,53 +41,6 @@ def __getattr__(name: str) -> Any:
 
         return make_extractor
     raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
-
-
-def _documents(sources: Iterable[str | Path | Document] | str | Path | Document) -> Iterator[Document]:
-    """The Documents of the sources, one at a time (files are read as the ingest pulls them). Named paths
-    and the kinds of a list's sources are checked first, so a missing file or a source of the wrong kind
-    fails before anything is written."""
-    from memgraph_neo4j.ingest.readers import Document
-
-    if isinstance(sources, (str, Path, Document)):
-        sources = [sources]
-    if isinstance(sources, (list, tuple)):
-        kinds = [_kind(source) for source in sources]
-        return _read(zip(kinds, sources))
-    return _read((_kind(source), source) for source in sources)
-
-
-def _kind(source: object) -> str:
-    from memgraph_neo4j.ingest.readers import Document
-
-    if isinstance(source, Document):
-        return "document"
-    if isinstance(source, Path) or (isinstance(source, str) and "\n" not in source and _names_a_file(source)):
-        if not Path(source).exists():
-            raise FileNotFoundError(f"no such file or directory: {source}")
-        return "path"
-    if isinstance(source, str):
-        return "text"
-    raise TypeError(f"cannot ingest {type(source).__name__}: give paths, texts or Document objects")
-
-
-def _names_a_file(text: str) -> bool:
-    try:
-        return Path(text).exists()
-    except (OSError, ValueError):  # longer than a file name can be, or a NUL in it: a text
-        return False
-
-
-def _read(sources: Iterable[tuple[str, Any]]) -> Iterator[Document]:
-    from memgraph_neo4j.ingest.readers import Document, iter_path
-
-    for kind, source in sources:
-        if kind == "document":
-            yield source
-        elif kind == "path":
-            yield from iter_path(source)
-        else:
-            yield Document(text=source, source="text")
 
 
 class MemoryGraph:
@@ -202,8 +154,9 @@ class MemoryGraph:
         `on_batch(report, chunks_done)` is called after every batch."""
         self.init()
         from memgraph_neo4j.ingest.pipeline import ingest_documents
+        from memgraph_neo4j.ingest.sources import documents_of
 
-        return ingest_documents(self.writer, _documents(sources), extractor or self.extractor,
+        return ingest_documents(self.writer, documents_of(sources), extractor or self.extractor,
                                 batch_size=batch_size, guided=guided, dry_run=dry_run, progress=progress,
                                 checker=self.adjudicator if self._check_on_ingest else None, on_batch=on_batch)
 
