@@ -191,8 +191,10 @@ def resolve_mentions(stored: EntityLookup, mentions: list[Mention], embedder=Non
         for i in roots:
             own = root_ids[int(i)]
             candidates = list(near[embedded[i]])
-            candidates += [(float(sims[i, j]), root_ids[int(j)]) for j in roots
-                           if j != i and sims[i, j] >= bridge[1]]
+            # the batch's other new roots at the threshold, found by one vector compare: a Python loop over
+            # every pair took 15 % of a 2,400-name batch's write (MuSiQue x 3 profile)
+            close = roots[sims[i, roots] >= bridge[1]]
+            candidates += [(float(sims[i, j]), root_ids[int(j)]) for j in close if j != i]
             resolution.bridges += [SimilarEdge(own, neighbor, cosine)
                                    for cosine, neighbor in _nearest(candidates, bridge[0]) if neighbor != own]
     return resolution

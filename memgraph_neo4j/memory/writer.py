@@ -55,10 +55,11 @@ class MemoryWriter:
         self.entities = EntityRepository(store, space)
         self.facts = FactRepository(store, space)
         self._guide = Neo4jGuide(store, space)
-        self.lookup = ExactEntityLookup(self.entities, self.config.exact_neighbours_max)
+        self.lookup = ExactEntityLookup(self.entities, self.config.exact_neighbours_max,
+                                        self.config.approximate_neighbours)
         # adjudication's candidates by meaning read this copy (api hands it to the adjudicator)
         self.fact_vectors = SpaceVectors(self.facts.fact_vectors, self.facts.fact_count,
-                                         self.config.exact_neighbours_max)
+                                         self.config.exact_neighbours_max, self.config.approximate_neighbours)
 
     def guide(self) -> MemoryGuide:
         """What the stored memory tells the extractor (stable schemas, canonical entities)."""

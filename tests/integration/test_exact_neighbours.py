@@ -47,6 +47,25 @@ def test_a_build_with_the_exact_search_is_the_build_through_the_index(store, tes
     assert [similar[k] for k in similar] == pytest.approx([other_similar[k] for k in similar], abs=1e-4)
 
 
+def test_a_build_with_the_inverted_file_copy_is_the_exact_build_when_it_probes_every_cell(
+        store, test_store, minilm, two_spaces):
+    from memgraph_neo4j.memory.neighbours import IvfVectors
+
+    exact, ivf = two_spaces
+    documents = corpus()
+    # a cap of 40: the copies pass it in the second batch; a few cells of ~40 rows, all probed
+    with build(store, exact, minilm, documents) as a, build(store, ivf, minilm, documents,
+                                                           exact_neighbours_max=40) as b:
+        assert isinstance(b.writer.lookup.vectors.current(), IvfVectors)
+        assert isinstance(b.writer.fact_vectors.current(), IvfVectors)
+        assert not isinstance(a.writer.lookup.vectors.current(), IvfVectors)
+        built, other = graph(a, test_store), graph(b, test_store)
+    similar, other_similar = built.pop("similar"), other.pop("similar")
+    assert built == other
+    assert similar.keys() == other_similar.keys() and len(similar) > 20
+    assert [similar[k] for k in similar] == pytest.approx([other_similar[k] for k in similar], abs=1e-5)
+
+
 def test_the_copy_finds_what_the_index_finds_and_follows_other_writers(store, minilm, two_spaces):
     space = two_spaces[0]
     with build(store, space, minilm, corpus()[:20]) as memory:

@@ -5,7 +5,7 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from memgraph_neo4j.memory.neighbours import EntityVectors, ExactEntityLookup
+from memgraph_neo4j.memory.neighbours import EntityVectors, ExactEntityLookup, IvfVectors
 from memgraph_neo4j.repository.entities import Neighbor, VectorQuery
 
 
@@ -82,12 +82,71 @@ def test_the_copy_follows_created_entities_and_reloads_after_another_writer():
     assert lookup.vectors.loads == 2
 
 
-def test_a_space_over_the_limit_uses_the_index_from_then_on():
+def test_a_space_over_the_limit_uses_the_index_from_then_on_without_the_approximate_copy():
     repo = CountingRepository([(f"e{i}", "T", [1.0, float(i)]) for i in range(3)])
-    lookup = ExactEntityLookup(repo, max_vectors=2)
+    lookup = ExactEntityLookup(repo, max_vectors=2, approximate=False)
     lookup.entity_neighbors([VectorQuery("key:x", [1.0, 0.0])], 5, 0.5)
     lookup.entity_neighbors([VectorQuery("key:x", [1.0, 0.0])], 5, 0.5)
     assert repo.reads == ["count", "index", "index"] and lookup.vectors.loads == 0
     off = CountingRepository([("a", "T", [1.0, 0.0])])
     ExactEntityLookup(off, max_vectors=0).entity_neighbors([VectorQuery("key:x", [1.0, 0.0])], 5, 0.5)
     assert off.reads == ["index"]
+
+
+def test_an_id_written_twice_in_one_batch_is_one_row_and_needs_no_read():
+    repo = CountingRepository([("a", "T", [1.0, 0.0])])
+    lookup = ExactEntityLookup(repo, max_vectors=10)
+    query = [VectorQuery("key:x", [1.0, 0.1])]
+    lookup.entity_neighbors(query, 5, 0.5)
+    repo.rows.append(("f", "T", [0.6, 0.8]))  # one fact two passages of the batch state
+    lookup.vectors.written(["f", "f"], [None, None], [[0.6, 0.8], [0.6, 0.8]])
+    assert [n.neighbor for n in lookup.entity_neighbors(query, 5, 0.5)] == ["a", "f"]
+    assert lookup.vectors.loads == 1 and repo.reads == ["count", "vectors", "count"]
+
+
+def test_the_inverted_file_copy_with_every_cell_probed_is_the_exact_search():
+    rng = np.random.default_rng(3)
+    ids = [f"e{i:03d}" for i in range(400)]
+    types = [("Person", "Place")[i % 2] for i in range(400)]
+    matrix = rng.standard_normal((400, 8)).astype(np.float32)
+    exact = EntityVectors()
+    exact.add(ids[:300], types[:300], matrix[:300].tolist())
+    ivf = IvfVectors.of(exact, nprobe=1000)  # learnt from 300 rows, every cell probed
+    assert ivf.cells == 4 and len(ivf) == 300  # 8 cells would leave fewer than 39 training rows each
+    for copy in (exact, ivf):
+        copy.add(ids[300:], types[300:], matrix[300:].tolist())  # later rows are only assigned to cells
+    queries = [VectorQuery(f"key:{i}", rng.standard_normal(8).tolist()) for i in range(20)]
+    for fetch, min_cosine in [(5, 0.2), (30, -1.0)]:
+        found, expected = ivf.neighbors(queries, fetch, min_cosine), exact.neighbors(queries, fetch, min_cosine)
+        assert [(n.id, n.neighbor, n.type) for n in found] == [(n.id, n.neighbor, n.type) for n in expected]
+        assert np.allclose([n.cosine for n in found], [n.cosine for n in expected], atol=1e-5)
+    near, expected = ivf.similar(ids[::37], 10, 0.3), exact.similar(ids[::37], 10, 0.3)
+    assert near.keys() == expected.keys() and len(near) == 11
+    assert {k: [i for i, _ in v] for k, v in near.items()} == {k: [i for i, _ in v] for k, v in expected.items()}
+
+
+def test_the_inverted_file_copy_finds_near_duplicates_probing_few_cells():
+    rng = np.random.default_rng(5)
+    base = rng.standard_normal((3000, 32)).astype(np.float32)
+    base /= np.linalg.norm(base, axis=1, keepdims=True)
+    twins = base[:300] + 0.4 * rng.standard_normal((300, 32)).astype(np.float32) / np.sqrt(32)  # cosine 0.87-0.97
+    ids = [f"b{i}" for i in range(3000)] + [f"t{i}" for i in range(300)]
+    exact = EntityVectors()
+    exact.add(ids, ["T"] * 3300, np.vstack([base, twins]).tolist())
+    ivf = IvfVectors.of(exact)  # 64 cells, 16 probed
+    assert ivf.cells == 64
+    near = ivf.similar([f"t{i}" for i in range(300)], 5, 0.8)
+    found = sum(f"b{i}" in [n for n, _ in near.get(f"t{i}", [])] for i in range(300))
+    assert found >= 297  # all 300 with 16 cells probed; one cell finds 265, four 294
+
+
+def test_a_space_over_the_limit_gets_the_inverted_file_copy_and_keeps_it():
+    repo = CountingRepository([(f"e{i}", "T", [1.0, float(i)]) for i in range(3)])
+    lookup = ExactEntityLookup(repo, max_vectors=2)
+    query = [VectorQuery("key:x", [1.0, 2.0])]
+    assert [n.neighbor for n in lookup.entity_neighbors(query, 1, 0.5)] == ["e2"]
+    assert isinstance(lookup.vectors.current(), IvfVectors) and lookup.vectors.loads == 1
+    repo.rows.append(("e9", "T", [1.0, 2.1]))  # this writer's batch
+    lookup.vectors.written(["e9"], ["T"], [[1.0, 2.1]])
+    assert [n.neighbor for n in lookup.entity_neighbors(query, 2, 0.5)] == ["e2", "e9"]
+    assert "index" not in repo.reads and lookup.vectors.loads == 1
