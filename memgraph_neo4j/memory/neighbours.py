@@ -177,9 +177,10 @@ class SpaceVectors:
             self._copy = IvfVectors.of(self._copy)
         return self._copy
 
-    def written(self, ids: Sequence[str], types: Sequence[str | None], vectors: Sequence[Sequence[float] | None]) -> None:
-        """What a committed batch wrote; rows the copy holds already, repeats and rows without a vector are skipped
-        (a repeat counted twice would make every later check see another writer and read the copy again)."""
+    def written(self, ids: Sequence[str], types: Sequence[str | None],
+                vectors: Sequence[Sequence[float] | None]) -> None:
+        """What a committed batch wrote; rows the copy holds already, repeats and rows without a vector are
+        skipped (a repeat counted twice made every later check see another writer and read the copy again)."""
         if self._copy is None:
             return
         kept, seen = [], set()
