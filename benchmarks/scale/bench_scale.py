@@ -137,10 +137,14 @@ def run_replicated(args, store, ontology) -> dict:
         replay.add(row.id, doc.id, original, copy)
     embedder = CopyEmbedder(base)
     memory = MemoryGraph(space=args.space, store=store, ontology=ontology, embedder=embedder, extractor=replay)
-    slices = Slices()
-    began = time.monotonic()
     docs_all = [doc for _, doc, _ in copies]
-    for start in range(0, len(docs_all), SLICE * 5):  # chunks of 5k documents: bounded passage lists
+    earlier = json.loads(args.resume.read_text()) if args.resume else None
+    first = earlier["passages_done"] if earlier else 0  # a resumed run: the chunks the earlier one finished
+    slices = Slices(offset=first)
+    began = time.monotonic() - (earlier["wall_s"] if earlier else 0.0)
+    if earlier:
+        slices.rows = list(earlier["slices"])
+    for start in range(first, len(docs_all), SLICE * 5):  # chunks of 5k documents: bounded passage lists
         part = docs_all[start:start + SLICE * 5]
         memory.ingest(part, batch_size=args.batch_size, progress=False, on_batch=slices)
         slices.close(len(part))
@@ -148,10 +152,12 @@ def run_replicated(args, store, ontology) -> dict:
         OUT.mkdir(parents=True, exist_ok=True)  # partial results survive an interrupted run
         (OUT / "replicated.partial.json").write_text(json.dumps(
             {"passages_done": start + len(part), "wall_s": round(time.monotonic() - began, 1),
-             "slices": slices.rows, "neo4j_peak_rss_mb": neo4j_peak_mb()}, indent=2))
+             "slices": slices.rows, "neo4j_peak_rss_mb": neo4j_peak_mb(),
+             "resumed_at": (earlier or {}).get("resumed_at", []) + ([first] if earlier else [])}, indent=2))
     wall = time.monotonic() - began
     questions = [q.question for q in load_dataset(DATA / "musique_train").questions]
     return {"passages": len(docs_all), "copies": args.copies, "wall_s": round(wall, 1), "slices": slices.rows,
+            "resumed_at": (earlier or {}).get("resumed_at", []) + ([first] if earlier else []),
             "stats": memory.stats(),
             "search": search_latency(memory, questions, ["dense", "memgraphrag"])}
 
@@ -199,12 +205,16 @@ def main() -> None:
     parser.add_argument("--batch-size", type=int, default=256)
     parser.add_argument("--space", default=None)
     parser.add_argument("--keep", action="store_true", help="keep the space afterwards (default: delete it)")
+    parser.add_argument("--resume", type=Path, default=None,
+                        help="replicated: go on from an interrupted run's replicated.partial.json (a copy of it), "
+                             "in the space it kept; its wall time and slices are carried over")
     args = parser.parse_args()
     args.space = args.space or f"scale_{args.part}"
     ontology = load_ontology()
     with open_store() as store:
         store.init_schema(384)
-        store.run_implicit("admin/delete_space", space=args.space)
+        if not args.resume:
+            store.run_implicit("admin/delete_space", space=args.space)
         result = (run_novels if args.part == "novels" else run_replicated)(args, store, ontology)
         result["part"] = args.part
         result["python_peak_rss_mb"] = round(resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024, 1)

@@ -108,3 +108,25 @@ def test_candidates_by_meaning_from_the_copy_are_those_of_the_index(store, minil
     assert len(from_index) >= 4  # the look-alike facts find each other
     assert [(c.fact, c.candidate, c.rule) for c in exact] == [(c.fact, c.candidate, c.rule) for c in from_index]
     assert [c.cosine for c in exact] == pytest.approx([c.cosine for c in from_index], abs=1e-5)
+
+
+def test_adjudication_checks_the_fact_copy_once_per_run_not_once_per_round(store, minilm, two_spaces):
+    from memgraph_neo4j.config import AdjudicationConfig
+
+    space = two_spaces[0]
+    with MemoryGraph(space=space, store=store, embedder=minilm, extractor="offline",
+                     adjudication=AdjudicationConfig(batch=3)) as memory:  # rounds of 3 facts
+        memory.ingest(corpus()[:12], batch_size=12, progress=False)
+        vectors, counts = memory.writer.fact_vectors, []
+        count = vectors._count
+        vectors._count = lambda: counts.append(1) or count()
+        report = memory.adjudicate(rescan_all=True)
+        assert report.scanned > 9  # more than three rounds
+        assert len(counts) == 1 and vectors.loads == 1  # one check, and the copy was not read again
+        found = memory.adjudicator.last_candidates
+        vectors._count = count
+        memory.writer.fact_vectors = None  # the same run through the index finds the same candidates
+        memory.adjudicator.fact_vectors = None
+        memory.adjudicate(rescan_all=True)
+        assert {(c.fact, c.candidate) for c in memory.adjudicator.last_candidates} == {
+            (c.fact, c.candidate) for c in found}
