@@ -7,7 +7,7 @@ from dataclasses import dataclass
 
 from memgraph_neo4j.contracts import FactState
 from memgraph_neo4j.repository.base import Repository
-from memgraph_neo4j.repository.layers import PassageMatch
+from memgraph_neo4j.repository.layers import MemoryState, PassageMatch
 
 MAX_FULLTEXT_FETCH = 1 << 20  # most fulltext hits asked for: the widening stops there
 
@@ -52,15 +52,17 @@ class SearchRepository(Repository):
         rows = self.store.read("retrieval/passage_fulltext_total", space=self.space, query=query, limit=limit)
         return float(rows[0]["total"] or 0.0) if rows else 0.0
 
-    def question_names(self, entity_keys: Sequence[str], title_keys: Sequence[str]) -> QuestionNames:
-        """Entity ids stored under each alias key and passage ids by title key (keys with none are left
-        out; passages of one title by id), in one read. `keyed` False: the space's title keys are
-        incomplete, so no title was sought (match `passage_titles` instead)."""
-        if not entity_keys and not title_keys:
-            return QuestionNames(True, {}, {})
-        row = self.store.read("retrieval/question_names", space=self.space, entity_keys=list(entity_keys),
-                              title_keys=list(title_keys))[0]
-        return QuestionNames(row["keyed"], dict(row["entities"]), dict(row["titles"]))
+    def state_and_names(self, graph_prefix: str, entity_keys: Sequence[str],
+                        title_keys: Sequence[str]) -> tuple[MemoryState, QuestionNames]:
+        """The memory state (version, this space's projections named `graph_prefix`...) and what the
+        question names, in one read (cypher/retrieval/memory_state_names): entity ids stored under each
+        alias key and passage ids by title key (keys with none are left out; passages of one title by
+        id). `keyed` False: the space's title keys are incomplete, so no title was sought (match
+        `passage_titles` instead)."""
+        row = self.store.read("retrieval/memory_state_names", space=self.space, prefix=graph_prefix,
+                              entity_keys=list(entity_keys), title_keys=list(title_keys))[0]
+        return (MemoryState(row["version"], tuple(row["graphs"])),
+                QuestionNames(row["keyed"], dict(row["entities"]), dict(row["titles"])))
 
     def passage_titles(self) -> list[tuple[str, str]]:
         """(id, title) of every titled passage of the space, by id."""
