@@ -1,6 +1,6 @@
 // What a query reads of the memory before its vector is ready, in one round trip: the memory's write
 // version and this space's PPR projections (names starting with $prefix), as in memory_layers, and the
-// question's names, as in question_names (alias keys $entity_keys -> entity ids, title keys $title_keys
+// question's names (alias keys $entity_keys -> entity ids, title keys $title_keys
 // -> passage ids; `keyed`: every titled passage has its title_key, else no title is sought). Two reads
 // before (the version check, then the names) cost a long-lived MuSiQue search two round trips after the
 // embedding; this one runs while the question is embedded.
