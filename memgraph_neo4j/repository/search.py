@@ -40,17 +40,27 @@ class SearchRepository(Repository):
         """BM25 top-k of the space from the shared Lucene index: `fetch` hits, then 8 times more while
         other spaces' hits left fewer than k of this one and the index holds more. `query` is Lucene
         syntax: build it with retrieval.bm25.bm25_query, never from raw user text."""
-        while True:
-            row = self.store.read("retrieval/passage_fulltext", space=self.space, query=query, k=k,
-                                  fetch=fetch)[0]
-            if len(row["hits"]) >= k or row["scanned"] < fetch or fetch >= MAX_FULLTEXT_FETCH:
-                return _passages(row["hits"])
-            fetch = min(fetch * 8, MAX_FULLTEXT_FETCH)
+        return self._widened(query, k, fetch, None)[0]
 
-    def fulltext_total(self, query: str, limit: int) -> float:
-        """Summed BM25 score of the space's passages among the index's first `limit` hits for `query`."""
-        rows = self.store.read("retrieval/passage_fulltext_total", space=self.space, query=query, limit=limit)
-        return float(rows[0]["total"] or 0.0) if rows else 0.0
+    def fulltext_with_total(self, query: str, k: int, fetch: int, limit: int) -> tuple[list[PassageMatch], float]:
+        """`fulltext`, and the summed BM25 score of the space's passages among the index's first `limit`
+        hits for `query`, read with its first fetch."""
+        return self._widened(query, k, fetch, limit)
+
+    def _widened(self, query: str, k: int, fetch: int, limit: int | None) -> tuple[list[PassageMatch], float]:
+        if limit is None:
+            row = self._fulltext(query, k, fetch)
+        else:
+            row = self.store.read("retrieval/passage_fulltext_with_total", space=self.space, query=query, k=k,
+                                  fetch=fetch, limit=limit)[0]
+        total = float(row.get("total") or 0.0)
+        while len(row["hits"]) < k and row["scanned"] >= fetch and fetch < MAX_FULLTEXT_FETCH:
+            fetch = min(fetch * 8, MAX_FULLTEXT_FETCH)
+            row = self._fulltext(query, k, fetch)
+        return _passages(row["hits"]), total
+
+    def _fulltext(self, query: str, k: int, fetch: int) -> dict:
+        return self.store.read("retrieval/passage_fulltext", space=self.space, query=query, k=k, fetch=fetch)[0]
 
     def state_and_names(self, graph_prefix: str, entity_keys: Sequence[str],
                         title_keys: Sequence[str]) -> tuple[MemoryState, QuestionNames]:

@@ -103,8 +103,13 @@ class GraphRetriever(ABC):
         ctx, spans = self.context, self._spans(question)
         state, found = self._read(question, spans)
         ctx.counts(state.version)  # read once per memory version: here rather than after the embedding
-        bm25 = self.bm25(question, state.version) if self.fuses else None
+        # in process BM25 needs the version; through Lucene it is read beside this, on a reader of its own
+        bm25 = self.bm25(question, state.version) if self.fuses and self._bm25_in_process else None
         return Ahead(state, spans, found, bm25)
+
+    @property
+    def _bm25_in_process(self) -> bool:
+        return self.context.config.layer_search == "local"
 
     def requests(self) -> list[LayerRequest]:
         config = self.context.config
@@ -131,9 +136,12 @@ class GraphRetriever(ABC):
     def _search(self, question: str, top_k: int, top_m: int) -> RetrievalResult:
         ctx, timer = self.context, StageTimer()
         pending = ctx.ahead(self.read_ahead, question)
+        # the fusion's Lucene reads need neither the version nor the vector (a one-shot query: ~10 ms)
+        lucene = ctx.ahead(self.bm25, question, None) if self.fuses and not self._bm25_in_process else None
         vector = ctx.embed(question)
         timer.lap("embed")
         ahead = pending.result()
+        bm25 = ahead.bm25 if lucene is None else lucene.result()
         timer.lap("reads")  # what the reads took beyond the embedding
         # in process, the layers are searched at the version read ahead; the indexes read their own
         state, hits = ctx.layers.search(vector, self.requests(), ahead.state)
@@ -162,7 +170,7 @@ class GraphRetriever(ABC):
         timer.lap("ppr")
         passages = ranked.get("passage", [])
         if self.fuses:
-            passages = self.fused(ahead.bm25, dense, ranked)
+            passages = self.fused(bm25, dense, ranked)
             timer.lap("fusion")
         fact_text = {f.id: f.text for f in hits.facts}
         return ctx.finish(RetrievalResult(
@@ -175,14 +183,13 @@ class GraphRetriever(ABC):
         ), timer, known=dense, version=state.version)
 
 
-    def bm25(self, question: str, version: int) -> Bm25Hits:
+    def bm25(self, question: str, version: int | None) -> Bm25Hits:
         """The fusion's BM25 (of the question without the words `fusion_stop_words` drops): exact over
         the space with local layers; through the shared Lucene index its scores use every space's IDF."""
         ctx = self.context
         terms = {"function": without_function_words, "nltk": without_stop_words}.get(
             ctx.config.fusion_stop_words, str)(question)
-        return ctx.bm25.top(terms, FUSION_DEPTH, in_process=ctx.config.layer_search == "local",
-                            version=version, total=True)
+        return ctx.bm25.top(terms, FUSION_DEPTH, in_process=self._bm25_in_process, version=version, total=True)
 
     def fused(self, bm25: Bm25Hits, dense: list[Hit], ranked: Ranking) -> list[Hit]:
         """PageRank and BM25 passages by the sum of their shares (retrieval/fusion.py)."""
