@@ -1,6 +1,8 @@
 """The shared path of the graph methods: layer hits -> seed weights -> personalised PageRank.
 
-Embed the query once; take the top facts, schemas and passages of the space (retrieval/layers.py)
+Embed the query once, and meanwhile, on a reader thread of the context, read what needs no vector
+(the memory version, the question's names, the fusion's BM25; `RetrievalConfig.concurrent_reads`);
+take the top facts, schemas and passages of the space (retrieval/layers.py)
 and the entities the question names (retrieval/question_entities.py, for methods that use them);
 turn them into restart weights (the subclass's `seed`, pure formulas in retrieval/seeds.py); run
 PageRank on the space's projection for the current memory version (built only when the memory
@@ -72,8 +74,8 @@ class GraphRetriever(ABC):
     def names(self, question: str, version: int) -> tuple[list[str], list[str]]:
         """Ids of the entities the question names (longest names first) and of the passages whose title
         it names, for the switches of the seed configuration that are on (one read, at `version`)."""
-        spans, (_, found) = self._spans(question), self._read(question)
-        return self._named(spans, found, version)
+        spans = self._spans(question)
+        return self._named(spans, self._read(spans)[1], version)
 
     def _spans(self, question: str) -> list[Span]:
         config = self.seed_config
@@ -81,9 +83,9 @@ class GraphRetriever(ABC):
             return []
         return candidate_spans(question)
 
-    def _read(self, question: str, spans: list[Span] | None = None) -> tuple[MemoryState, QuestionNames]:
-        """The memory state and the question's names, in one read."""
-        config, spans = self.seed_config, self._spans(question) if spans is None else spans
+    def _read(self, spans: list[Span]) -> tuple[MemoryState, QuestionNames]:
+        """The memory state and what the question's candidate names name, in one read."""
+        config = self.seed_config
         keys = sorted({s.key for s in spans})
         return self.context.search.state_and_names(self.context.projections.prefix,
                                                    keys if config.named_entity_weight > 0 else [],
@@ -101,7 +103,7 @@ class GraphRetriever(ABC):
         """What the search needs besides the query vector, read while the question is embedded (on the
         context's reader thread): the state, the names, the space's sizes and the fusion's BM25."""
         ctx, spans = self.context, self._spans(question)
-        state, found = self._read(question, spans)
+        state, found = self._read(spans)
         ctx.counts(state.version)  # read once per memory version: here rather than after the embedding
         # in process BM25 needs the version; through Lucene it is read beside this, on a reader of its own
         bm25 = self.bm25(question, state.version) if self.fuses and self._bm25_in_process else None
