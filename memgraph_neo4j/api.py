@@ -127,6 +127,8 @@ class MemoryGraph:
         self._extractor = extractor
 
     def close(self) -> None:
+        if self._retrieval is not None:
+            self._retrieval.close()  # its reader threads
         if self._own_store:
             self.store.close()
 

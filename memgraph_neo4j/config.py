@@ -193,6 +193,10 @@ class RetrievalConfig:
     co_occurrence_weight: float = 0.5
     # False: the "no adjudication" ablation, facts with a verdict (discarded, superseded, ...) are used
     adjudication: bool = True
+    # True: what a graph search reads without the query vector (memory version, the question's names, the
+    # fusion's BM25) runs on a reader thread while the question is embedded (ONNX Runtime releases the
+    # GIL); False: one after the other, in the caller's thread. Same results either way (retrieval/context.py)
+    concurrent_reads: bool = True
     seeds: SeedConfig = field(default_factory=SeedConfig)
 
     def __post_init__(self) -> None:

@@ -92,7 +92,13 @@ def __getattr__(name: str) -> Any:
 
 def main() -> None:
     """The console script: `query` from its own app, every other command from the whole one."""
-    (query_app() if sys.argv[1:2] == ["query"] else full_app())()
+    if sys.argv[1:2] != ["query"]:
+        full_app()()
+        return
+    from memgraph_neo4j.cli.embedder import minilm_ahead
+
+    with minilm_ahead():  # the embedder builds while the command is parsed and the driver imported
+        query_app()()
 
 
 if __name__ == "__main__":

@@ -11,6 +11,7 @@ from rich.console import Console
 from rich.markup import escape
 
 from memgraph_neo4j.cli.driver import import_driver
+from memgraph_neo4j.cli.embedder import BackgroundEmbedder, minilm
 from memgraph_neo4j.cli.output import error, fail, missing_space
 
 if TYPE_CHECKING:
@@ -30,6 +31,13 @@ ONE_SHOT = {"ppr_engine": "gds", "layer_search": "index"}
 @contextmanager
 def _memory(space: str, ppr_engine: str | None, layer_search: str | None) -> Iterator[MemoryGraph]:
     """The space's MemoryGraph; store errors and bad input end the command with a one-line message."""
+    with minilm() as embedder, _memory_of(embedder, space, ppr_engine, layer_search) as memory:
+        yield memory
+
+
+@contextmanager
+def _memory_of(embedder: BackgroundEmbedder, space: str, ppr_engine: str | None,
+               layer_search: str | None) -> Iterator[MemoryGraph]:
     import_driver()
     from memgraph_neo4j.api import MemoryGraph
     from memgraph_neo4j.config import Settings
@@ -42,7 +50,8 @@ def _memory(space: str, ppr_engine: str | None, layer_search: str | None) -> Ite
         chosen = {k: v for k, v in ONE_SHOT.items() if k not in settings.model_fields_set}
         chosen.update({k: v for k, v in (("ppr_engine", ppr_engine), ("layer_search", layer_search)) if v})
         config = settings.retrieval_config(**chosen, snapshot_max_mentions=0)
-        with MemoryGraph(space=space, extractor="offline", settings=settings, retrieval=config) as memory:
+        with MemoryGraph(space=space, embedder=embedder, extractor="offline", settings=settings,
+                         retrieval=config) as memory:
             if not memory.exists():
                 raise ValueError(missing_space(space))
             yield memory

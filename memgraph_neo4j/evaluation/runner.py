@@ -86,7 +86,14 @@ def evaluate_variant(memory: MemoryGraph, dataset: EvalDataset, variant: Variant
                      chat: ChatClient | None = None, judge: Judge | None = None,
                      progress: bool = True) -> dict[str, Any]:
     context = RetrievalContext(memory.store, memory.space, memory.embedder, variant.config(base))
-    retriever = make_retriever(variant.method, context)
+    try:
+        return _evaluate(make_retriever(variant.method, context), context, dataset, variant, chat, judge, progress)
+    finally:
+        context.close()
+
+
+def _evaluate(retriever, context: RetrievalContext, dataset: EvalDataset, variant: Variant,
+              chat: ChatClient | None, judge: Judge | None, progress: bool) -> dict[str, Any]:
     recalls: dict[int, list[float]] = {k: [] for k in metrics.KS}
     latencies, stages, fallbacks, qa = [], {}, 0, {"exact_match": [], "f1": [], "containment": [], "judge": []}
     usage = Usage()

@@ -1,6 +1,6 @@
 """Passage title keys: the title normalised as alias keys are (memory/normalize.py), stored with each
 passage so that retrieval finds the passages a question's names title by an index seek
-(cypher/retrieval/question_names) instead of reading every title of the space.
+(cypher/retrieval/memory_state_names) instead of reading every title of the space.
 
 The writer stores the key with every passage. Passages written before the key existed get it from
 `backfill_title_keys`, which `MemoryGraph.init` runs when the schema was missing something (the key's

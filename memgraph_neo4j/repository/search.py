@@ -7,7 +7,7 @@ from dataclasses import dataclass
 
 from memgraph_neo4j.contracts import FactState
 from memgraph_neo4j.repository.base import Repository
-from memgraph_neo4j.repository.layers import PassageMatch
+from memgraph_neo4j.repository.layers import MemoryState, PassageMatch
 
 MAX_FULLTEXT_FETCH = 1 << 20  # most fulltext hits asked for: the widening stops there
 
@@ -40,27 +40,39 @@ class SearchRepository(Repository):
         """BM25 top-k of the space from the shared Lucene index: `fetch` hits, then 8 times more while
         other spaces' hits left fewer than k of this one and the index holds more. `query` is Lucene
         syntax: build it with retrieval.bm25.bm25_query, never from raw user text."""
-        while True:
-            row = self.store.read("retrieval/passage_fulltext", space=self.space, query=query, k=k,
-                                  fetch=fetch)[0]
-            if len(row["hits"]) >= k or row["scanned"] < fetch or fetch >= MAX_FULLTEXT_FETCH:
-                return _passages(row["hits"])
+        return self._widened(query, k, fetch, None)[0]
+
+    def fulltext_with_total(self, query: str, k: int, fetch: int, limit: int) -> tuple[list[PassageMatch], float]:
+        """`fulltext`, and the summed BM25 score of the space's passages among the index's first `limit`
+        hits for `query`, read with its first fetch."""
+        return self._widened(query, k, fetch, limit)
+
+    def _widened(self, query: str, k: int, fetch: int, limit: int | None) -> tuple[list[PassageMatch], float]:
+        if limit is None:
+            row = self._fulltext(query, k, fetch)
+        else:
+            row = self.store.read("retrieval/passage_fulltext_with_total", space=self.space, query=query, k=k,
+                                  fetch=fetch, limit=limit)[0]
+        total = float(row.get("total") or 0.0)
+        while len(row["hits"]) < k and row["scanned"] >= fetch and fetch < MAX_FULLTEXT_FETCH:
             fetch = min(fetch * 8, MAX_FULLTEXT_FETCH)
+            row = self._fulltext(query, k, fetch)
+        return _passages(row["hits"]), total
 
-    def fulltext_total(self, query: str, limit: int) -> float:
-        """Summed BM25 score of the space's passages among the index's first `limit` hits for `query`."""
-        rows = self.store.read("retrieval/passage_fulltext_total", space=self.space, query=query, limit=limit)
-        return float(rows[0]["total"] or 0.0) if rows else 0.0
+    def _fulltext(self, query: str, k: int, fetch: int) -> dict:
+        return self.store.read("retrieval/passage_fulltext", space=self.space, query=query, k=k, fetch=fetch)[0]
 
-    def question_names(self, entity_keys: Sequence[str], title_keys: Sequence[str]) -> QuestionNames:
-        """Entity ids stored under each alias key and passage ids by title key (keys with none are left
-        out; passages of one title by id), in one read. `keyed` False: the space's title keys are
-        incomplete, so no title was sought (match `passage_titles` instead)."""
-        if not entity_keys and not title_keys:
-            return QuestionNames(True, {}, {})
-        row = self.store.read("retrieval/question_names", space=self.space, entity_keys=list(entity_keys),
-                              title_keys=list(title_keys))[0]
-        return QuestionNames(row["keyed"], dict(row["entities"]), dict(row["titles"]))
+    def state_and_names(self, graph_prefix: str, entity_keys: Sequence[str],
+                        title_keys: Sequence[str]) -> tuple[MemoryState, QuestionNames]:
+        """The memory state (version, this space's projections named `graph_prefix`...) and what the
+        question names, in one read (cypher/retrieval/memory_state_names): entity ids stored under each
+        alias key and passage ids by title key (keys with none are left out; passages of one title by
+        id). `keyed` False: the space's title keys are incomplete, so no title was sought (match
+        `passage_titles` instead)."""
+        row = self.store.read("retrieval/memory_state_names", space=self.space, prefix=graph_prefix,
+                              entity_keys=list(entity_keys), title_keys=list(title_keys))[0]
+        return (MemoryState(row["version"], tuple(row["graphs"])),
+                QuestionNames(row["keyed"], dict(row["entities"]), dict(row["titles"])))
 
     def passage_titles(self) -> list[tuple[str, str]]:
         """(id, title) of every titled passage of the space, by id."""

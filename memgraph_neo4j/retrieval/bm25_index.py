@@ -141,7 +141,7 @@ class SpaceBm25:
 
     def top(self, question: str, k: int, in_process: bool = True, version: int | None = None,
             total: bool = False) -> Bm25Hits:
-        """The k best passages; `total`: also sum every passage's score (one more read through Lucene)."""
+        """The k best passages; `total`: also sum every passage's score (through Lucene: in the same read)."""
         index = self.index(version) if in_process else None
         if index is not None:
             scores = index.scores(question)
@@ -149,6 +149,9 @@ class SpaceBm25:
             return Bm25Hits([PassageMatch(index.passages[i].id, float(scores[i]), index.passages[i].title,
                                           index.passages[i].text) for i in rows], float(scores.sum()))
         query = bm25_query(question)
-        hits = self.search.fulltext(query, k, k * FULLTEXT_FETCH_PER_RESULT)
-        summed = sum(h.score for h in hits)
-        return Bm25Hits(hits, max(summed, self.search.fulltext_total(query, FULLTEXT_TOTAL_LIMIT)) if total else summed)
+        if not total:
+            hits = self.search.fulltext(query, k, k * FULLTEXT_FETCH_PER_RESULT)
+            return Bm25Hits(hits, sum(h.score for h in hits))
+        hits, space_total = self.search.fulltext_with_total(query, k, k * FULLTEXT_FETCH_PER_RESULT,
+                                                            FULLTEXT_TOTAL_LIMIT)
+        return Bm25Hits(hits, max(sum(h.score for h in hits), space_total))

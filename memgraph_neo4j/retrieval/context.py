@@ -7,7 +7,10 @@ exports and projections it keeps then serve them all.
 
 from __future__ import annotations
 
-from typing import Any
+import threading
+from collections.abc import Callable
+from concurrent.futures import Future, ThreadPoolExecutor
+from typing import Any, TypeVar
 
 from memgraph_neo4j.config import RetrievalConfig
 from memgraph_neo4j.repository.layers import LayerRepository
@@ -22,6 +25,11 @@ from memgraph_neo4j.retrieval.projection import Projections
 from memgraph_neo4j.retrieval.question_entities import TitleIndex
 from memgraph_neo4j.retrieval.statistics import SeedStatisticsSource, SpaceCountsCache
 from memgraph_neo4j.store import GraphStore
+
+T = TypeVar("T")
+# reader threads per context: one serves a caller; a few callers searching one MemoryGraph at once queue
+# their reads behind these (a reader never waits on another, so they cannot deadlock)
+READERS = 2
 
 
 class RetrievalContext:
@@ -40,6 +48,33 @@ class RetrievalContext:
         self.statistics = SeedStatisticsSource(statistics, counts, self.config.snapshot_max_mentions)
         self.bm25 = SpaceBm25(self.search, self.layers.repository.version, counts)
         self.titles = TitleIndex(self.search.passage_titles)
+        self._readers: ThreadPoolExecutor | None = None  # started by the first `ahead`, ended by `close`
+        self._readers_lock = threading.Lock()
+
+    def ahead(self, work: Callable[..., T], *args: Any) -> Future[T]:
+        """`work(*args)` on a reader thread, for reads a search needs only after embedding the question:
+        ONNX Runtime releases the GIL while it embeds, and Neo4j answers on the other core (a long-lived
+        MuSiQue search: the version check and the names read, ~5 ms, hidden behind the 6.5 ms embedding).
+        With `concurrent_reads` off it runs at once in this thread. Either way `result()` gives its value
+        or raises its own exception."""
+        if not self.config.concurrent_reads:
+            future: Future[T] = Future()
+            try:
+                future.set_result(work(*args))
+            except Exception as error:  # noqa: BLE001 - handed to the caller by result(), as from a thread
+                future.set_exception(error)
+            return future
+        with self._readers_lock:
+            if self._readers is None:
+                self._readers = ThreadPoolExecutor(READERS, thread_name_prefix=f"memgraph-reads-{self.space}")
+            return self._readers.submit(work, *args)
+
+    def close(self) -> None:
+        """End the reader threads (waiting for reads under way); a later search starts them again."""
+        with self._readers_lock:
+            readers, self._readers = self._readers, None
+        if readers is not None:
+            readers.shutdown(wait=True)
 
     def projection(self) -> str:
         """The name of the projection for the memory's current version, built if missing."""

@@ -1,6 +1,8 @@
 """The shared path of the graph methods: layer hits -> seed weights -> personalised PageRank.
 
-Embed the query once; take the top facts, schemas and passages of the space (retrieval/layers.py)
+Embed the query once, and meanwhile, on a reader thread of the context, read what needs no vector
+(the memory version, the question's names, the fusion's BM25; `RetrievalConfig.concurrent_reads`);
+take the top facts, schemas and passages of the space (retrieval/layers.py)
 and the entities the question names (retrieval/question_entities.py, for methods that use them);
 turn them into restart weights (the subclass's `seed`, pure formulas in retrieval/seeds.py); run
 PageRank on the space's projection for the current memory version (built only when the memory
@@ -12,17 +14,20 @@ from __future__ import annotations
 
 from abc import ABC, abstractmethod
 from contextlib import nullcontext
+from dataclasses import dataclass
 
 from memgraph_neo4j.contracts import fact_states, schema_states
 from memgraph_neo4j.repository.layers import LayerHits, LayerRequest, MemoryState
+from memgraph_neo4j.repository.search import QuestionNames
 from memgraph_neo4j.retrieval import seeds as seed_math
 from memgraph_neo4j.retrieval.base import Hit, RetrievalResult, StageTimer, one_blas_thread
+from memgraph_neo4j.retrieval.bm25_index import Bm25Hits
 from memgraph_neo4j.retrieval.context import RetrievalContext
 from memgraph_neo4j.retrieval.dense import passage_hits
 from memgraph_neo4j.retrieval.fusion import Route, fuse
 from memgraph_neo4j.retrieval.ppr import Ranking, Seeds
 from memgraph_neo4j.retrieval.projection import error_text
-from memgraph_neo4j.retrieval.question_entities import candidate_spans, longest_matches, titled_passages
+from memgraph_neo4j.retrieval.question_entities import Span, candidate_spans, longest_matches, titled_passages
 from memgraph_neo4j.retrieval.stopwords import without_function_words, without_stop_words
 
 FACTS_READ = 50  # facts read when every fact above the threshold may seed (SeedConfig.top_k_facts=None)
@@ -30,6 +35,16 @@ FUSION_DEPTH = 100  # passages each route hands to the fusion; a passage below t
 # passages GDS hands the fusion: 100 made it widen from 300 to 2,400 resolved nodes (~100 ms per query of
 # a one-shot `query`); 20 mostly fit in the first 300 and gave the same MuSiQue recall (0.557 / 0.750)
 SERVER_FUSION_DEPTH = 20
+
+
+@dataclass(frozen=True)
+class Ahead:
+    """What a search read while its question was embedded (GraphRetriever.read_ahead)."""
+
+    state: MemoryState  # the memory's version and this space's projections
+    spans: list[Span]  # the question's candidate names
+    names: QuestionNames  # what they name
+    bm25: Bm25Hits | None  # the fusion's BM25 at that version (methods that fuse)
 
 
 class GraphRetriever(ABC):
@@ -58,20 +73,45 @@ class GraphRetriever(ABC):
 
     def names(self, question: str, version: int) -> tuple[list[str], list[str]]:
         """Ids of the entities the question names (longest names first) and of the passages whose title
-        it names, for the switches of the seed configuration that are on: one index read for both."""
+        it names, for the switches of the seed configuration that are on (one read, at `version`)."""
+        spans = self._spans(question)
+        return self._named(spans, self._read(spans)[1], version)
+
+    def _spans(self, question: str) -> list[Span]:
         config = self.seed_config
         if not self.names_entities or (config.named_entity_weight <= 0 and config.title_weight <= 0):
-            return [], []
-        spans = candidate_spans(question)
+            return []
+        return candidate_spans(question)
+
+    def _read(self, spans: list[Span]) -> tuple[MemoryState, QuestionNames]:
+        """The memory state and what the question's candidate names name, in one read."""
+        config = self.seed_config
         keys = sorted({s.key for s in spans})
-        found = self.context.search.question_names(keys if config.named_entity_weight > 0 else [],
+        return self.context.search.state_and_names(self.context.projections.prefix,
+                                                   keys if config.named_entity_weight > 0 else [],
                                                    keys if config.title_weight > 0 else [])
+
+    def _named(self, spans: list[Span], found: QuestionNames, version: int) -> tuple[list[str], list[str]]:
         entities = [e for key in longest_matches(spans, found.entities) for e in found.entities[key]]
         titled: list[str] = []
-        if config.title_weight > 0 and spans:
+        if self.seed_config.title_weight > 0 and spans:
             titled = (titled_passages(spans, found.titles) if found.keyed
                       else self.context.titles.passages(spans, version))
         return entities, titled
+
+    def read_ahead(self, question: str) -> Ahead:
+        """What the search needs besides the query vector, read while the question is embedded (on the
+        context's reader thread): the state, the names, the space's sizes and the fusion's BM25."""
+        ctx, spans = self.context, self._spans(question)
+        state, found = self._read(spans)
+        ctx.counts(state.version)  # read once per memory version: here rather than after the embedding
+        # in process BM25 needs the version; through Lucene it is read beside this, on a reader of its own
+        bm25 = self.bm25(question, state.version) if self.fuses and self._bm25_in_process else None
+        return Ahead(state, spans, found, bm25)
+
+    @property
+    def _bm25_in_process(self) -> bool:
+        return self.context.config.layer_search == "local"
 
     def requests(self) -> list[LayerRequest]:
         config = self.context.config
@@ -97,12 +137,19 @@ class GraphRetriever(ABC):
 
     def _search(self, question: str, top_k: int, top_m: int) -> RetrievalResult:
         ctx, timer = self.context, StageTimer()
+        pending = ctx.ahead(self.read_ahead, question)
+        # the fusion's Lucene reads need neither the version nor the vector (a one-shot query: ~10 ms)
+        lucene = ctx.ahead(self.bm25, question, None) if self.fuses and not self._bm25_in_process else None
         vector = ctx.embed(question)
         timer.lap("embed")
-        state, hits = ctx.layers.search(vector, self.requests())
+        ahead = pending.result()
+        bm25 = ahead.bm25 if lucene is None else lucene.result()
+        timer.lap("reads")  # what the reads took beyond the embedding
+        # in process, the layers are searched at the version read ahead; the indexes read their own
+        state, hits = ctx.layers.search(vector, self.requests(), ahead.state)
         dense = passage_hits(hits.passages)
         timer.lap("vector")
-        named, titled = self.names(question, state.version)
+        named, titled = self._named(ahead.spans, ahead.names, state.version)
         entity_ids = sorted({i for f in hits.facts for i in (f.head_id, f.tail_id)}.union(named))
         type_ids = sorted({t for s in hits.schemas for t in (s.head_type, s.tail_type)})
         stats = ctx.statistics.lookup(state.version, entity_ids, type_ids, [p.id for p in hits.passages])
@@ -125,7 +172,7 @@ class GraphRetriever(ABC):
         timer.lap("ppr")
         passages = ranked.get("passage", [])
         if self.fuses:
-            passages = self.fused(question, state, dense, ranked)
+            passages = self.fused(bm25, dense, ranked)
             timer.lap("fusion")
         fact_text = {f.id: f.text for f in hits.facts}
         return ctx.finish(RetrievalResult(
@@ -138,15 +185,17 @@ class GraphRetriever(ABC):
         ), timer, known=dense, version=state.version)
 
 
-    def fused(self, question: str, state: MemoryState, dense: list[Hit], ranked: Ranking) -> list[Hit]:
-        """PageRank and BM25 passages by the sum of their shares (retrieval/fusion.py). BM25 (of the question without
-        the words `fusion_stop_words` drops) is exact over the space with local layers; through the shared
-        Lucene index its scores use every space's IDF."""
+    def bm25(self, question: str, version: int | None) -> Bm25Hits:
+        """The fusion's BM25 (of the question without the words `fusion_stop_words` drops): exact over
+        the space with local layers; through the shared Lucene index its scores use every space's IDF."""
         ctx = self.context
         terms = {"function": without_function_words, "nltk": without_stop_words}.get(
             ctx.config.fusion_stop_words, str)(question)
-        bm25 = ctx.bm25.top(terms, FUSION_DEPTH, in_process=ctx.config.layer_search == "local",
-                            version=state.version, total=True)
+        return ctx.bm25.top(terms, FUSION_DEPTH, in_process=self._bm25_in_process, version=version, total=True)
+
+    def fused(self, bm25: Bm25Hits, dense: list[Hit], ranked: Ranking) -> list[Hit]:
+        """PageRank and BM25 passages by the sum of their shares (retrieval/fusion.py)."""
+        ctx = self.context
         walk = ranked.get("passage", [])
         known = {h.id: h for h in dense} | {h.id: h for h in walk}
         for m in bm25.passages:

@@ -141,7 +141,10 @@ class LayerSearch:
             self._snapshot = (version, snapshot)
         return self._snapshot[1]
 
-    def search(self, vector: list[float], requests: Sequence[LayerRequest]) -> tuple[MemoryState, LayerHits]:
+    def search(self, vector: list[float], requests: Sequence[LayerRequest],
+               state: MemoryState | None = None) -> tuple[MemoryState, LayerHits]:
+        """`state`: the memory state the caller read already (the in-process search then reads nothing;
+        a search through the indexes reads its own, with the hits)."""
         if self.config.layer_search != "local":
             return self._from_indexes(vector, requests)
         if self._snapshot is not None and self._snapshot[1] is None:
@@ -149,7 +152,7 @@ class LayerSearch:
             state, hits = self._from_indexes(vector, requests)
             if state.version == self._snapshot[0]:
                 return state, hits
-        else:
+        elif state is None:
             state = self.repository.state(self.graph_prefix)
         snapshot = self.snapshot(state.version)
         if snapshot is None:

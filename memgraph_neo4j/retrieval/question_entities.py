@@ -8,7 +8,7 @@ lower than matching only these (benchmarks/results/tuning). Each span is looked 
 normalised key the entity aliases are stored under (memory/normalize.py), and overlapping matches
 keep the longest: "West Virginia" inside a matched "Johnnycake, West Virginia" does not seed twice.
 Passage titles are names too (an encyclopaedia's "Christopher Nolan" page): the passages whose title
-a span names are found by the title key stored with each passage (cypher/retrieval/question_names),
+a span names are found by the title key stored with each passage (cypher/retrieval/memory_state_names),
 or, for passages written without one, by `TitleIndex` from every title. Pure apart from the one read
 per memory version TitleIndex takes.
 """
@@ -78,7 +78,7 @@ def titled_passages(spans: list[Span], by_key: Mapping[str, list[str]]) -> list[
 
 class TitleIndex:
     """Passage ids by normalised title at one memory version, from every title of the space (read once
-    per version): for spaces whose passages lack the stored title key (question_names' `keyed`)."""
+    per version): for spaces whose passages lack the stored title key (memory_state_names' `keyed`)."""
 
     def __init__(self, read: Callable[[], list[tuple[str, str]]]) -> None:
         self.read = read

@@ -1,4 +1,4 @@
-"""Passage title keys (memory/title_keys.py): the question_names index seek finds exactly the passages
+"""Passage title keys (memory/title_keys.py): the memory_state_names index seek finds exactly the passages
 that matching every title of the space finds, and memories written without the keys get them."""
 
 from __future__ import annotations
@@ -28,8 +28,12 @@ def scanned(search: SearchRepository) -> dict[str, list[str]]:
     return TitleIndex(search.passage_titles).by_key(0)
 
 
+def question_names(search: SearchRepository, title_keys: list[str]):
+    return search.state_and_names("mg_none_v", [], title_keys)[1]
+
+
 def found_by_key(search: SearchRepository, spans) -> tuple[bool, list[str]]:
-    names = search.question_names([], sorted({s.key for s in spans}))
+    names = question_names(search, sorted({s.key for s in spans}))
     return names.keyed, titled_passages(spans, names.titles)
 
 
@@ -41,7 +45,7 @@ def test_title_keys_find_what_the_title_scan_finds(store, space, minilm, test_st
     by_title = scanned(search)
     assert len(by_title["christopher nolan"]) == 2 and "" not in by_title  # one title key, two passages
     # every key the scan knows, sought through the index: the same passages, in the same order
-    names = search.question_names([], sorted(by_title))
+    names = question_names(search, sorted(by_title))
     assert names.keyed and names.titles == by_title
     for question in QUESTIONS:
         spans = candidate_spans(question)
@@ -59,11 +63,11 @@ def test_title_keys_find_what_the_title_scan_finds(store, space, minilm, test_st
     version = context.layers.repository.version()
     assert [retriever.names(q, version) for q in QUESTIONS] == expected
     PassageRepository(store, space).bump_version()  # a write of this code does not mark them complete
-    assert not search.question_names([], ["sao paulo"]).keyed
+    assert not question_names(search, ["sao paulo"]).keyed
     # ... until the backfill stores them: the same keys as the writer's, complete again
     assert backfill_title_keys(store, space) == (len(TITLES) - 1, 1)
     assert backfill_title_keys(store, space) == (0, 0)
-    names = search.question_names([], sorted(by_title))
+    names = question_names(search, sorted(by_title))
     assert names.keyed and names.titles == by_title
     version = context.layers.repository.version()
     assert [retriever.names(q, version) for q in QUESTIONS] == expected
