@@ -7,25 +7,67 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+import os
+import types
+import typing
+from dataclasses import MISSING, dataclass, field, fields
 from pathlib import Path
 from typing import Any, Literal
 
 import platformdirs
-from pydantic import Field
-from pydantic_settings import BaseSettings, SettingsConfigDict
+
+ENV_PREFIX = "MEMGRAPH_"
 
 
 def _default_home() -> Path:
     return platformdirs.user_data_path("memgraph-neo4j", appauthor=False)
 
 
-class Settings(BaseSettings):
-    model_config = SettingsConfigDict(env_prefix="MEMGRAPH_", extra="ignore")
+def _integer(text: str) -> int:
+    try:
+        return int(text)  # like pydantic: surrounding spaces and 7_687 are fine
+    except ValueError:
+        number = float(text)  # and "7687.0"
+        if not number.is_integer():
+            raise
+        return int(number)
+
+
+def _convert(name: str, raw: Any, kind: Any) -> Any:
+    """`raw` (a string from the environment or a keyword argument) as a value of `kind`; a ValueError
+    names `name` (the variable or the argument), the value and what is allowed."""
+    if isinstance(kind, types.UnionType) or typing.get_origin(kind) is typing.Union:
+        if raw is None:
+            return None
+        [kind] = [arg for arg in typing.get_args(kind) if arg is not type(None)]
+    if not isinstance(raw, str):
+        return Path(raw) if kind is Path and isinstance(raw, os.PathLike) else raw
+    if typing.get_origin(kind) is Literal:
+        choices = typing.get_args(kind)
+        if raw not in choices:
+            raise ValueError(f"{name}={raw!r} is not one of {', '.join(map(repr, choices))}")
+        return raw
+    if kind is str:
+        return raw
+    if kind is Path:
+        return Path(raw)
+    try:
+        return _integer(raw) if kind is int else float(raw)
+    except ValueError:
+        raise ValueError(f"{name}={raw!r} is not {'an integer' if kind is int else 'a number'}") from None
+
+
+@dataclass(init=False)
+class Settings:
+    """Keyword arguments, else the environment's MEMGRAPH_<FIELD> (any case), else the defaults below.
+
+    A plain dataclass, not pydantic-settings' BaseSettings: importing that and building one cost the
+    one-shot CLI ~90 ms more than pydantic's BaseModel alone.
+    """
 
     # Local Neo4j launcher
-    home: Path = Field(default_factory=_default_home, description="Per-user data dir: assembled Neo4j, data, logs")
-    instance: Path | None = Field(default=None, description="Instance dir (conf, data, logs); default home/instance")
+    home: Path = field(default_factory=_default_home)  # per-user data dir: assembled Neo4j, data, logs
+    instance: Path | None = None  # instance dir (conf, data, logs); default home/instance
     bolt_port: int = 7687
     http_port: int = 7474
     # 2g: with 1g the JVM stopped with OutOfMemoryError (exit code 3, -XX:+ExitOnOutOfMemoryError)
@@ -52,6 +94,26 @@ class Settings(BaseSettings):
     # memory version, then ~3 ms per query) or "index" (the Neo4j vector and fulltext indexes)
     layer_search: str = "local"
 
+    def __init__(self, **values: Any) -> None:
+        kinds = typing.get_type_hints(Settings)
+        unknown = values.keys() - kinds.keys()
+        if unknown:
+            raise TypeError(f"Settings() got unknown settings: {', '.join(sorted(unknown))}")
+        # case-insensitive, as pydantic-settings matched (case_sensitive=False lowers the names)
+        env = {key.lower(): value for key, value in os.environ.items()}
+        explicit = {name for name in kinds if name in values or (ENV_PREFIX + name).lower() in env}
+        for f in fields(self):
+            if f.name in values:
+                value = _convert(f.name, values[f.name], kinds[f.name])
+            elif f.name in explicit:
+                variable = ENV_PREFIX + f.name.upper()
+                value = _convert(variable, env[variable.lower()], kinds[f.name])
+            else:
+                value = f.default if f.default_factory is MISSING else f.default_factory()
+            setattr(self, f.name, value)
+        # the fields a keyword argument or the environment set (pydantic's model_fields_set)
+        self.explicit: frozenset[str] = frozenset(explicit)
+
     def retrieval_config(self, **overrides: Any) -> RetrievalConfig:
         """The retrieval configuration these settings select; `None` overrides are ignored."""
         chosen = {"ppr_engine": self.ppr_engine, "layer_search": self.layer_search}
@@ -59,16 +121,15 @@ class Settings(BaseSettings):
         return RetrievalConfig(**chosen)
 
 
-class Connection(BaseSettings):
-    """Where the library connects. Environment NEO4J_URI/NEO4J_USERNAME/NEO4J_PASSWORD override all."""
-
-    model_config = SettingsConfigDict(extra="ignore")
+@dataclass(frozen=True, kw_only=True)
+class Connection:
+    """Where the library connects: the caller says (server/connection.py reads NEO4J_URI/NEO4J_USERNAME/
+    NEO4J_PASSWORD); nothing here reads the environment."""
 
     uri: str
     username: str = "neo4j"
-    password: str = Field(repr=False)  # never in a repr, a log line or a traceback's locals
+    password: str = field(repr=False)  # never in a repr, a log line or a traceback's locals
     database: str = "neo4j"
-
 
 
 @dataclass

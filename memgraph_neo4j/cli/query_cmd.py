@@ -47,7 +47,7 @@ def _memory_of(embedder: BackgroundEmbedder, space: str, ppr_engine: str | None,
         settings = Settings()
         # One question per process: the seed statistics of its hits in one read, not the snapshot of the
         # whole space's mentions that a long-lived process reads once and reuses (same numbers).
-        chosen = {k: v for k, v in ONE_SHOT.items() if k not in settings.model_fields_set}
+        chosen = {k: v for k, v in ONE_SHOT.items() if k not in settings.explicit}
         chosen.update({k: v for k, v in (("ppr_engine", ppr_engine), ("layer_search", layer_search)) if v})
         config = settings.retrieval_config(**chosen, snapshot_max_mentions=0)
         with MemoryGraph(space=space, embedder=embedder, extractor="offline", settings=settings,

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import json
 import re
+from dataclasses import replace
 
 import numpy as np
 import pytest
@@ -235,7 +236,7 @@ def test_neo4j_down(neo4j_connection):
 
 
 def test_wrong_password(neo4j_connection):
-    wrong = neo4j_connection.model_copy(update={"password": "not-the-password"})
+    wrong = replace(neo4j_connection, password="not-the-password")
     with pytest.raises(StoreError) as caught:
         GraphStore.connect(wrong)
     assert str(caught.value) == (f"Neo4j at {neo4j_connection.uri} rejected user 'neo4j': wrong username or "

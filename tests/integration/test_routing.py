@@ -5,6 +5,8 @@ the routing protocol too, so the whole path is exercised here against the local 
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 from test_memory import ScriptedExtractor
 
 from memgraph_neo4j.api import MemoryGraph
@@ -18,7 +20,7 @@ SCRIPT = {"CURIE": [("Marie Curie", "born in", "Warsaw", "Person", "Place")],
 
 
 def test_ingest_and_search_over_a_routing_uri(neo4j_connection, space, minilm, store):
-    routed = neo4j_connection.model_copy(update={"uri": neo4j_connection.uri.replace("bolt://", "neo4j://")})
+    routed = replace(neo4j_connection, uri=neo4j_connection.uri.replace("bolt://", "neo4j://"))
     assert routed.uri.startswith("neo4j://")
     base = load_ontology()
     ontology = base.model_copy(update={"promotion": base.promotion.model_copy(update={"threshold": 1,

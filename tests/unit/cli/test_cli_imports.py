@@ -52,7 +52,8 @@ def test_import_driver_changes_nothing_once_pandas_is_loaded() -> None:
 NOT_FOR_QUERY = ("memgraph_neo4j.ingest", "memgraph_neo4j.extractors", "memgraph_neo4j.adjudication",
                  "memgraph_neo4j.memory.writer", "memgraph_neo4j.memory.ontology", "memgraph_neo4j.memory.categories",
                  "memgraph_neo4j.retrieval.dual", "memgraph_neo4j.retrieval.answer", "memgraph_neo4j.retrieval.hybrid",
-                 "memgraph_neo4j.server.maven", "yaml", "json_repair", "tqdm")
+                 "memgraph_neo4j.server.maven", "yaml", "json_repair", "tqdm",
+                 "pydantic_settings")  # ~90 ms of start-up (config.Settings reads the environment itself)
 
 
 def test_a_query_imports_no_write_path() -> None:

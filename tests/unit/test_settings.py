@@ -1,0 +1,111 @@
+"""config.Settings reads MEMGRAPH_<FIELD> itself (no pydantic-settings: ~90 ms of the one-shot CLI's start);
+config.Connection reads nothing from the environment."""
+
+from __future__ import annotations
+
+import os
+from dataclasses import replace
+from pathlib import Path
+
+import pytest
+
+from memgraph_neo4j.config import Connection, Settings
+
+
+@pytest.fixture(autouse=True)
+def no_memgraph_env(monkeypatch):
+    """The developer's own MEMGRAPH_* variables must not decide these tests."""
+    for name in list(os.environ):
+        if name.upper().startswith("MEMGRAPH_"):
+            monkeypatch.delenv(name)
+
+
+def test_without_environment_the_defaults():
+    settings = Settings()
+    assert (settings.bolt_port, settings.instance, settings.maven, settings.start_timeout) == (7687, None, "auto", 180.0)
+    assert isinstance(settings.home, Path) and settings.home.name == "memgraph-neo4j"
+    assert settings.explicit == frozenset()
+
+
+def test_environment_values_are_read_in_any_case_and_converted(monkeypatch, tmp_path):
+    monkeypatch.setenv("MEMGRAPH_BOLT_PORT", " 7688 ")
+    monkeypatch.setenv("memgraph_start_timeout", "12.5")  # pydantic-settings matched names case-insensitively
+    monkeypatch.setenv("Memgraph_Home", str(tmp_path))
+    monkeypatch.setenv("MEMGRAPH_INSTANCE", str(tmp_path / "inst"))
+    monkeypatch.setenv("MEMGRAPH_MAVEN", "fetch")
+    monkeypatch.setenv("MEMGRAPH_LLM_MODEL", "gpt-test")
+    monkeypatch.setenv("MEMGRAPH_EMBEDDING_DIMENSION", "768.0")  # pydantic took a whole float too
+    monkeypatch.setenv("MEMGRAPH_NOT_A_SETTING", "ignored")
+    settings = Settings()
+    assert settings.bolt_port == 7688 and type(settings.bolt_port) is int
+    assert settings.start_timeout == 12.5 and type(settings.start_timeout) is float
+    assert settings.home == tmp_path and isinstance(settings.home, Path)
+    assert settings.instance == tmp_path / "inst" and isinstance(settings.instance, Path)
+    assert (settings.maven, settings.llm_model, settings.embedding_dimension) == ("fetch", "gpt-test", 768)
+    assert settings.http_port == 7474  # not in the environment: the default
+    assert settings.explicit == {"bolt_port", "start_timeout", "home", "instance", "maven", "llm_model",
+                                 "embedding_dimension"}
+
+
+def test_keyword_arguments_beat_the_environment(monkeypatch, tmp_path):
+    monkeypatch.setenv("MEMGRAPH_BOLT_PORT", "1")
+    monkeypatch.setenv("MEMGRAPH_HEAP", "9g")
+    monkeypatch.setenv("MEMGRAPH_HOME", "/nowhere")
+    monkeypatch.setenv("MEMGRAPH_PAGECACHE", "1g")
+    settings = Settings(home=str(tmp_path), bolt_port=17687, heap="512m", instance=None)
+    assert (settings.bolt_port, settings.heap, settings.home, settings.instance) == (17687, "512m", tmp_path, None)
+    assert settings.pagecache == "1g"  # no argument: the environment
+    assert settings.explicit == {"home", "bolt_port", "heap", "instance", "pagecache"}
+
+
+@pytest.mark.parametrize(("variable", "value", "message"), [
+    ("MEMGRAPH_BOLT_PORT", "abc", "MEMGRAPH_BOLT_PORT='abc' is not an integer"),
+    ("MEMGRAPH_HTTP_PORT", "74.5", "MEMGRAPH_HTTP_PORT='74.5' is not an integer"),
+    ("MEMGRAPH_BOLT_PORT", "", "MEMGRAPH_BOLT_PORT='' is not an integer"),
+    ("MEMGRAPH_START_TIMEOUT", "soon", "MEMGRAPH_START_TIMEOUT='soon' is not a number"),
+    ("memgraph_maven", "always", "MEMGRAPH_MAVEN='always' is not one of 'auto', 'fetch'"),
+    ("MEMGRAPH_MAVEN", "FETCH", "MEMGRAPH_MAVEN='FETCH' is not one of 'auto', 'fetch'"),  # values keep their case
+])
+def test_a_bad_value_names_the_variable_the_value_and_what_is_allowed(monkeypatch, variable, value, message):
+    monkeypatch.setenv(variable, value)
+    with pytest.raises(ValueError) as bad:
+        Settings()
+    assert str(bad.value) == message
+
+
+def test_bad_or_unknown_keyword_arguments():
+    with pytest.raises(ValueError, match=r"^maven='always' is not one of 'auto', 'fetch'$"):
+        Settings(maven="always")
+    with pytest.raises(ValueError, match=r"^bolt_port='x' is not an integer$"):
+        Settings(bolt_port="x")
+    with pytest.raises(TypeError, match="bolt_prt"):
+        Settings(bolt_prt=1)
+
+
+def test_retrieval_config_takes_the_settings_and_the_overrides_not_none(monkeypatch):
+    monkeypatch.setenv("MEMGRAPH_PPR_ENGINE", "gds")
+    config = Settings().retrieval_config(layer_search="index", fusion=None, top_k_schemas=3)
+    assert (config.ppr_engine, config.layer_search, config.fusion, config.top_k_schemas) == ("gds", "index",
+                                                                                              "shares", 3)
+
+
+def test_connection_reads_no_environment(monkeypatch):
+    # BaseSettings without a prefix read these (and a Windows or login shell sets USERNAME)
+    monkeypatch.setenv("URI", "bolt://intruder:7687")
+    monkeypatch.setenv("USERNAME", "intruder")
+    monkeypatch.setenv("PASSWORD", "intruder-password")
+    monkeypatch.setenv("DATABASE", "intruder")
+    conn = Connection(uri="bolt://127.0.0.1:7687", password="right")
+    assert (conn.uri, conn.username, conn.password, conn.database) == ("bolt://127.0.0.1:7687", "neo4j", "right",
+                                                                     "neo4j")
+    with pytest.raises(TypeError):
+        Connection(password="right")  # uri is required, not taken from URI
+    with pytest.raises(TypeError):
+        Connection(uri="bolt://127.0.0.1:7687")  # so is the password
+
+
+def test_connection_password_stays_out_of_the_repr():
+    conn = Connection(uri="bolt://db:7687", username="alice", password="s3cret-4f9a", database="memory")
+    for text in (repr(conn), str(conn), repr(replace(conn, uri="neo4j://db:7687"))):
+        assert "s3cret-4f9a" not in text and "alice" in text and "db:7687" in text
+    assert replace(conn, uri="neo4j://db:7687").password == "s3cret-4f9a"
