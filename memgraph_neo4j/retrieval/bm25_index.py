@@ -25,8 +25,10 @@ from memgraph_neo4j.repository.statistics import SpaceCounts
 from memgraph_neo4j.retrieval.layers import top_rows
 
 # MuSiQue: ~2.5 KB held per passage (texts and term weights), ~8 KB at peak while building; its 1,890
-# passages build in ~0.3 s, then a query takes < 1 ms
-MAX_IN_PROCESS_PASSAGES = 100_000
+# passages build in ~0.3 s, then a query takes < 1 ms. At 100k passages the build takes ~10 s once per
+# memory version, and the fusion's BM25 through Lucene (hits and the space's total) cost 78 ms per query
+# against 11 ms for the reads left beside the embedding with the copy (benchmarks/scale, MuSiQue x 53)
+MAX_IN_PROCESS_PASSAGES = 200_000
 FULLTEXT_FETCH_PER_RESULT = 20  # Lucene hits asked per result, before filtering by space
 # Lucene hits summed for the fusion's BM25 total: MuSiQue's top 100 held a fraction of the total, which
 # inflated BM25's shares and cost 5 points of R@5; summing the whole space is exact up to this bound
