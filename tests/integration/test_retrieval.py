@@ -175,6 +175,23 @@ def test_local_engine_matches_gds(memory, store, space, minilm):
     assert local.context.engine.exports == 2  # the memory changed: exported again
 
 
+def test_pushed_pagerank_matches_gds(memory, store, space, minilm):
+    """push_min_relationships=0 sends the local engine's PageRank through forward push (retrieval/ppr/
+    push.py, meant for projections of millions of relationships): same ranking as GDS within 1e-6."""
+    iterated = Session(store, space, minilm, reference(ppr_engine="local"))
+    pushed = Session(store, space, minilm, reference(ppr_engine="local", push_min_relationships=0))
+    for question in (QUESTION, "Where was Alan Turing born?", "capital of Poland"):
+        for method in ("memgraphrag", "hipporag2"):
+            expected = memory.search(question, method=method, top_k=3, top_m=5)
+            got = pushed.search(question, method=method, top_k=3, top_m=5)
+            same_ranking(got, expected)
+            same_ranking(got, iterated.search(question, method=method, top_k=3, top_m=5))
+    engine = pushed.context.engine
+    graph = engine._copy[0]
+    assert engine.uses_push(engine.local_graph(graph)) and engine._push[0] == graph  # the push path ran
+    assert not iterated.context.engine.uses_push(iterated.context.engine.local_graph(graph))
+
+
 def same_layers(a, b, tolerance: float = 2e-2) -> None:
     """Same facts and schemas. The vector indexes score int8-quantised vectors until their segments are
     flushed: up to 8e-3 off the exact cosine seen here, hence the tolerance."""

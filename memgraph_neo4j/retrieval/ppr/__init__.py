@@ -1,8 +1,9 @@
 """Personalised PageRank engines behind one interface: one projection, one ranking, three ways to run it.
 
-- `gds` (the default, ppr/gds.py): `gds.pageRank.stream` through cypher/retrieval/ppr, which
+- `gds` (the reference, ppr/gds.py): `gds.pageRank.stream` through cypher/retrieval/ppr, which
   resolves only the best-scored nodes on the server (exact top-k, see that file).
-- `local` (ppr/local.py): the same iteration in process on a copy of the projection.
+- `local` (ppr/local.py): the same iteration in process on a copy of the projection, or on
+  projections of millions of relationships forward push to the same fixed point (ppr/push.py).
 - `client` (ppr/client.py): everything through a `graphdatascience` client object. Hand it the
   client of a GDS server next to a cluster to run PageRank there. Against a local server it is the
   slow path: the client streams one row per node (19,854 rows, ~0.6 s on the MuSiQue memory).

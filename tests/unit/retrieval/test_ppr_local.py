@@ -78,3 +78,16 @@ def test_statistics_snapshot_lookup():
     assert stats.type_degree == {"Person": 7, "Nothing": 0}
     assert stats.passage_entities == {"p1": ["rare", "common"], "p3": []}
     assert stats.idf == pytest.approx({"rare": math.log(4), "common": math.log(2)})
+
+
+@pytest.mark.parametrize("k", [1, 5, 40, 5000])
+def test_top_by_kind_is_the_exact_top_k_at_size(k):
+    rng = np.random.default_rng(k)
+    n = 20_000
+    kinds = rng.choice(["entity", "passage", "type"], n, p=[0.8, 0.19, 0.01]).tolist()
+    nodes = ppr_local.NodeTable(list(range(n)), kinds, [str(i) for i in range(n)], [None] * n)
+    scores = np.round(rng.random(n), 3) * (rng.random(n) < 0.7)  # ties, and 30 % unscored
+    for kind in ("entity", "passage", "type"):
+        rows = [i for i in range(n) if kinds[i] == kind and scores[i] > 0]
+        expected = sorted(rows, key=lambda i: (-scores[i], i))[:k]
+        assert [r for r, _ in ppr_local.top_by_kind(nodes, scores, kind, k)] == expected

@@ -1,0 +1,86 @@
+"""Forward push with absorbing hubs (retrieval/ppr/push.py) against the power iteration's fixed point."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from memgraph_neo4j.retrieval.ppr import local as ppr_local
+from memgraph_neo4j.retrieval.ppr import push
+
+EPSILON = 1e-8
+
+
+def hubbed_graph(n: int = 3000, hub_count: int = 4, seed: int = 7) -> ppr_local.LocalGraph:
+    """Sparse undirected graph: a ring of local links plus random ones, and a few hubs joined to a third
+    of the nodes each (as Type nodes are joined to their entities)."""
+    rng = np.random.default_rng(seed)
+    sources = [np.arange(n), rng.integers(0, n, n)]
+    targets = [(np.arange(n) + 1) % n, rng.integers(0, n, n)]
+    for hub in range(hub_count):
+        members = rng.choice(np.arange(hub_count, n), n // 3, replace=False)
+        sources.append(np.full(len(members), hub))
+        targets.append(members)
+    s, t = np.concatenate(sources), np.concatenate(targets)
+    keep = s != t
+    s, t = s[keep], t[keep]
+    w = rng.uniform(0.3, 1.0, len(s))
+    nodes = ppr_local.NodeTable(list(range(n)), ["entity"] * n, [f"e{i}" for i in range(n)], [None] * n)
+    return ppr_local.build_local_graph(nodes, list(np.concatenate([s, t])), list(np.concatenate([t, s])),
+                                       list(np.concatenate([w, w])))
+
+
+def fixed_point(graph: ppr_local.LocalGraph, teleport: np.ndarray) -> np.ndarray:
+    return ppr_local.personalized_pagerank(graph.transition_t, teleport, 0.5, 500, 0.0)
+
+
+def test_hubs_are_the_nodes_over_sqrt_entries():
+    graph = hubbed_graph()
+    pg = push.build_push_graph(graph.transition_t, graph.degree, 0.5, 1e-12)
+    assert sorted(pg.hubs.tolist()) == [0, 1, 2, 3]
+    assert pg.absorbing.sum() == 4 and pg.hub_scores.shape == (3000, 4)
+    # each hub vector is that hub's own personalised PageRank
+    e0 = np.zeros(3000)
+    e0[0] = 1.0
+    assert pg.hub_scores[:, 0] == pytest.approx(fixed_point(graph, e0), abs=1e-7)
+
+
+def test_push_is_within_its_bound_below_the_fixed_point():
+    graph = hubbed_graph()
+    pg = push.build_push_graph(graph.transition_t, graph.degree, 0.5, 1e-12)
+    rng = np.random.default_rng(1)
+    teleport = np.zeros(3000)
+    teleport[rng.choice(3000, 40, replace=False)] = rng.uniform(0.1, 1.0, 40)
+    teleport[1] += 0.5  # a hub seeds too (as Type seeds do)
+    exact = fixed_point(graph, teleport)
+    got = push.push_pagerank(pg, teleport, 0.5, EPSILON)
+    bound = EPSILON * teleport.sum() * graph.degree
+    assert np.all(exact - got <= bound + 1e-7)  # 1e-7: the hub vectors are float32
+    assert np.all(got - exact <= 1e-7)  # never above it, but for float32 rounding
+    assert np.abs(exact - got).max() > 0  # the bound is what it spends: push stops before the fixed point
+    order = np.argsort(-exact)[:10]
+    assert np.argsort(-got)[:10].tolist() == order.tolist()
+
+
+def test_a_looser_epsilon_moves_further_from_the_fixed_point():
+    graph = hubbed_graph()
+    pg = push.build_push_graph(graph.transition_t, graph.degree, 0.5, 1e-12)
+    teleport = np.zeros(3000)
+    teleport[[10, 500, 2900]] = [1.0, 0.5, 0.25]
+    exact = fixed_point(graph, teleport)
+    tight = np.abs(push.push_pagerank(pg, teleport, 0.5, 1e-10) - exact).max()
+    loose = np.abs(push.push_pagerank(pg, teleport, 0.5, 1e-4) - exact).max()
+    assert tight < 1e-7 < loose
+
+
+def test_no_hubs_dangling_nodes_and_no_seeds():
+    # path a - b - c plus an isolated d: no node has more than sqrt(4) entries, d has none
+    nodes = ppr_local.NodeTable([1, 2, 3, 4], ["entity"] * 4, list("abcd"), [None] * 4)
+    graph = ppr_local.build_local_graph(nodes, [1, 2, 2, 3], [2, 1, 3, 2], [1.0, 1.0, 3.0, 3.0])
+    pg = push.build_push_graph(graph.transition_t, graph.degree, 0.5, 1e-12)
+    assert len(pg.hubs) == 0
+    teleport = np.array([1.0, 0.0, 0.0, 0.5])
+    got = push.push_pagerank(pg, teleport, 0.5, 1e-12)
+    assert got == pytest.approx(fixed_point(graph, teleport), abs=1e-10)
+    assert got[3] == pytest.approx(0.25)  # d keeps (1-d) of its seed; the rest has nowhere to go
+    assert not push.push_pagerank(pg, np.zeros(4), 0.5, 1e-8).any()
