@@ -7,7 +7,7 @@ Each run is a fresh long-lived MemoryGraph with the defaults, warmed by one ques
 MuSiQue questions (`--limit`) with memgraphrag, and dense once. The local engine's forward push
 (retrieval/ppr/push.py, the default above `push_min_relationships`) alternates with the power iteration
 it replaces (the baseline, same run). Recall is by gold title: in a replicated space the originals
-compete with 52 renamed copies of every passage. Results: benchmarks/results/scale/search_<space>.json.
+compete with 52 renamed copies of every passage. Results: benchmarks/results/scale/search_<space>.{json,png}.
 """
 
 from __future__ import annotations
@@ -63,6 +63,32 @@ def run(store, space: str, questions, path: str, embedder, with_dense: bool) -> 
         memory.close()
 
 
+def plot(result: dict, path: Path) -> None:
+    """Stage medians of memgraphrag per run, stacked, with each run's p50 above its bar."""
+    import matplotlib
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    runs = result["runs"]
+    stages = list(dict.fromkeys(k for r in runs for k in r["methods"]["memgraphrag"]["stages_p50_ms"]))
+    fig, ax = plt.subplots(figsize=(7, 3.8))
+    bottom = [0.0] * len(runs)
+    for stage in stages:
+        values = [r["methods"]["memgraphrag"]["stages_p50_ms"].get(stage, 0.0) for r in runs]
+        ax.bar(range(len(runs)), values, bottom=bottom, label=stage)
+        bottom = [b + v for b, v in zip(bottom, values)]
+    for i, r in enumerate(runs):
+        ax.text(i, bottom[i], f"p50 {r['methods']['memgraphrag']['p50_ms']:.0f} ms", ha="center", va="bottom")
+    ax.set_xticks(range(len(runs)), [f"{i + 1}: {r['path']}" for i, r in enumerate(runs)])
+    ax.set_ylabel("ms (stage medians)")
+    ax.set_title(f"memgraphrag on '{result['space']}', {result['questions']} questions: PageRank by push or iteration",
+                 fontsize=10)
+    ax.legend(fontsize=7, ncol=2)
+    fig.tight_layout()
+    fig.savefig(path, dpi=120)
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--space", default="scale_100k")
@@ -92,6 +118,7 @@ def main() -> None:
               "cpus": os.cpu_count()}
     OUT.mkdir(parents=True, exist_ok=True)
     (OUT / f"search_{args.space}.json").write_text(json.dumps(result, indent=2))
+    plot(result, OUT / f"search_{args.space}.png")
     print(json.dumps(summary, indent=2))
 
 
