@@ -72,7 +72,7 @@ class LocalGraph:
 
     transition_t: sparse.csr_matrix  # (n, n), column j holds node j's out-edges / its weighted degree
     nodes: NodeTable
-    degree: np.ndarray | None = None  # weighted degree per row (what ppr/push.py's error bound scales by)
+    degree: np.ndarray  # weighted degree per row (what ppr/push.py's error bound scales by)
 
     @property
     def node_count(self) -> int:
@@ -101,7 +101,8 @@ def build_local_graph(nodes: NodeTable, sources: list[int], targets: list[int], 
 def personalized_pagerank(
     transition_t: sparse.csr_matrix, teleport: np.ndarray, damping: float, max_iterations: int, tolerance: float,
 ) -> np.ndarray:
-    """GDS PageRank with source nodes: start at (1-d)·w, iterate, stop on max_iterations or tolerance."""
+    """GDS PageRank with source nodes: start at (1-d)·w, iterate, stop on max_iterations or tolerance.
+    `teleport` may be (n, k): k rankings at once (ppr/push.py computes its hubs' vectors so)."""
     base = (1.0 - damping) * teleport
     scores = base.copy()
     for _ in range(max_iterations):

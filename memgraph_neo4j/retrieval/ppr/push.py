@@ -28,6 +28,8 @@ import numpy as np
 from numba import njit
 from scipy import sparse
 
+from memgraph_neo4j.retrieval.ppr.local import personalized_pagerank
+
 __all__ = ["PushGraph", "build_push_graph", "push_pagerank"]
 
 MAX_HUBS = 64  # hub vectors held: n x 64 float32 (~280 MB at 1.1M nodes); the 100k space needs 15
@@ -63,15 +65,9 @@ def build_push_graph(transition_t: sparse.csr_matrix, degree: np.ndarray, dampin
     hubs = hub_rows(transition)
     absorbing = np.zeros(n, dtype=np.bool_)
     absorbing[hubs] = True
-    start = np.zeros((n, len(hubs)))
-    start[hubs, np.arange(len(hubs))] = 1.0 - damping
-    scores = start.copy()
-    for _ in range(max_iterations if len(hubs) else 0):
-        updated = start + damping * (transition_t @ scores)
-        converged = np.max(np.abs(updated - scores), initial=0.0) < tolerance
-        scores = updated
-        if converged:
-            break
+    seeds = np.zeros((n, len(hubs)))
+    seeds[hubs, np.arange(len(hubs))] = 1.0  # one column per hub: the engine's iteration, all at once
+    scores = personalized_pagerank(transition_t, seeds, damping, max_iterations, tolerance)
     return PushGraph(transition, np.asarray(degree, dtype=np.float64), hubs, absorbing,
                      np.ascontiguousarray(scores, dtype=np.float32))
 
