@@ -84,3 +84,12 @@ def test_no_hubs_dangling_nodes_and_no_seeds():
     assert got == pytest.approx(fixed_point(graph, teleport), abs=1e-10)
     assert got[3] == pytest.approx(0.25)  # d keeps (1-d) of its seed; the rest has nowhere to go
     assert not push.push_pagerank(pg, np.zeros(4), 0.5, 1e-8).any()
+
+
+def test_bad_push_settings_are_named():
+    from memgraph_neo4j.config import RetrievalConfig
+
+    with pytest.raises(ValueError, match="push_epsilon must be in"):
+        RetrievalConfig(push_epsilon=0)
+    with pytest.raises(ValueError, match="push_min_relationships must be >= 0"):
+        RetrievalConfig(push_min_relationships=-1)
