@@ -21,10 +21,11 @@ def drop_projections(store: GraphStore, space: str) -> None:
         projections.drop(graph)
 
 
-def write_table(path: Path, header: list[str], rows: list[list[object]]) -> str:
-    """A Markdown table to `path` (and returned, for printing)."""
+def write_table(path: Path | None, header: list[str], rows: list[list[object]]) -> str:
+    """A Markdown table to `path` (None: only returned), and returned, for printing."""
     lines = ["| " + " | ".join(header) + " |", "|" + "---|" * len(header)]
     lines += ["| " + " | ".join("" if cell is None else str(cell) for cell in row) + " |" for row in rows]
     text = "\n".join(lines) + "\n"
-    path.write_text(text)
+    if path is not None:
+        path.write_text(text)
     return text

