@@ -110,8 +110,8 @@ class MiniLMEmbedder(Embedder):
         if bf16_bulk and not minilm_openvino.bf16_native():
             raise ImportError("bf16_bulk=True needs OpenVINO (pip install openvino) and a CPU with native bf16 "
                               "(AVX512_BF16 or AMX); pass bf16_bulk=None to use it only where it exists")
-        self._bulk_wanted = minilm_openvino.bf16_native if bf16_bulk is None else (lambda: bool(bf16_bulk))
-        self._bulk: minilm_openvino.OpenVinoMiniLM | None | bool = None  # built on the first bulk call
+        self._bf16_bulk = bf16_bulk
+        self._bulk: minilm_openvino.OpenVinoMiniLM | None | bool = None  # built on the first bulk call; False: off
         self._bulk_lock = threading.Lock()
         if runtime == "onnx" and not minilm_onnx.available():
             raise ImportError("runtime='onnx' needs onnxruntime and onnx: pip install onnxruntime onnx")
@@ -171,8 +171,9 @@ class MiniLMEmbedder(Embedder):
             return None
         with self._bulk_lock:
             if self._bulk is None:
+                wanted = minilm_openvino.bf16_native() if self._bf16_bulk is None else self._bf16_bulk
                 try:
-                    self._bulk = minilm_openvino.OpenVinoMiniLM(self._prepared()) if self._bulk_wanted() else False
+                    self._bulk = minilm_openvino.OpenVinoMiniLM(self._prepared()) if wanted else False
                 except Exception as exc:  # noqa: BLE001 - an OpenVINO that cannot compile: stay on fp32
                     import warnings
 
