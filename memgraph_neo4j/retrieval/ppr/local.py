@@ -14,7 +14,7 @@ tests hold both to GDS.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any
+from typing import TYPE_CHECKING
 
 import numpy as np
 from scipy import sparse
@@ -23,6 +23,9 @@ from memgraph_neo4j.config import RetrievalConfig
 from memgraph_neo4j.repository.projections import NodeColumns, ProjectionRepository
 from memgraph_neo4j.retrieval.base import Hit
 from memgraph_neo4j.retrieval.ppr import Ranking, Seeds, StoreProjections
+
+if TYPE_CHECKING:  # push.py imports numba, and this module: only its type here
+    from memgraph_neo4j.retrieval.ppr.push import PushGraph
 
 KINDS = ("entity", "type", "passage")
 
@@ -150,7 +153,7 @@ class LocalEngine(StoreProjections):
         super().__init__(repository, config)
         self.exports = 0  # observable: tests assert one export per projection
         self._copy: tuple[str, LocalGraph] | None = None
-        self._push: tuple[str, Any] | None = None  # ppr/push.PushGraph of the copy, on large projections
+        self._push: tuple[str, PushGraph] | None = None  # the push form of the copy, on large projections
 
     def local_graph(self, graph: str) -> LocalGraph:
         """The in-process copy of projection `graph`, exported once per projection."""
@@ -165,7 +168,7 @@ class LocalEngine(StoreProjections):
     def uses_push(self, local: LocalGraph) -> bool:
         return local.transition_t.nnz >= self.config.push_min_relationships
 
-    def push_graph(self, graph: str) -> Any:
+    def push_graph(self, graph: str) -> PushGraph:
         """The push form of the copy (ppr/push.py: P, degrees, the hubs' vectors), built once per projection."""
         local = self.local_graph(graph)
         if self._push is None or self._push[0] != graph:
