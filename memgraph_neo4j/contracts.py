@@ -68,6 +68,15 @@ class ConflictStatus(StrEnum):
     OBSOLETE = "obsolete"  # a fact it involved was retracted: its verdicts were undone (memory/retract.py)
 
 
+class Review(StrEnum):
+    """A person's last decision on a conflict (adjudication/review.py): detection never overrides it, and a
+    conflict a retraction made obsolete comes back as the person left it when its facts are ingested again."""
+
+    ACCEPTED = "accepted"  # verdicts applied by a person (proposed ones, or --keep)
+    REJECTED = "rejected"  # dismissed: no conflict
+    REVERTED = "reverted"  # verdicts undone: waits for review
+
+
 class Verdict(StrEnum):
     """What resolution does to one fact of a conflict."""
 

@@ -1,6 +1,7 @@
 // Apply the proposed verdicts of these conflicts, all in this one transaction. Each fact's state,
 // relation, text, qualifiers and schema are kept on INVOLVES first, so revert_conflicts restores
 // them exactly; evidence moved by a merge is marked with the conflict's id. Facts are never deleted.
+// A refine moves the fact to another schema: adjudication/refined_schemas recounts both after this.
 UNWIND $ids AS conflict_id
 MATCH (c:Conflict {space: $space, id: conflict_id})-[i:INVOLVES]->(f:Fact)
 WHERE i.proposed IS NOT NULL AND NOT coalesce(i.applied, false)
@@ -28,9 +29,12 @@ CALL (i, f) {
   WITH * WHERE i.proposed = $refine
   MATCH (f)-[old:INSTANCE_OF]->(s:Schema)-[:HEAD_TYPE]->(ht:Type), (s)-[:TAIL_TYPE]->(tt:Type)
   SET i.previous_schema = s.id, f.relation = i.proposed_relation, f.text = i.proposed_text
+  // open: a new schema, candidate until promotion counts its support (refined_schemas, next);
+  // strict: a variant of a declared schema, stable by declaration like it
   MERGE (refined:Schema {space: $space, id: i.proposed_schema})
   ON CREATE SET refined.head_type = s.head_type, refined.relation = i.proposed_relation,
-                refined.tail_type = s.tail_type, refined.state = s.state, refined.declared = false,
+                refined.tail_type = s.tail_type, refined.state = CASE WHEN $open THEN $candidate ELSE s.state END,
+                refined.declared = NOT $open AND coalesce(s.declared, false),
                 refined.frequency = 0, refined.created_at = datetime()
   MERGE (refined)-[:HEAD_TYPE]->(ht)
   MERGE (refined)-[:TAIL_TYPE]->(tt)

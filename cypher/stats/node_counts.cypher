@@ -1,4 +1,4 @@
-// Nodes per label and state in one memory space.
+// Nodes per label and state in one memory space (a Conflict's state is its status).
 CALL () {
   MATCH (n:Document {space: $space}) RETURN 'Document' AS label, null AS state, count(n) AS count
   UNION ALL
@@ -13,5 +13,7 @@ CALL () {
   MATCH (n:Schema {space: $space}) RETURN 'Schema' AS label, n.state AS state, count(n) AS count
   UNION ALL
   MATCH (n:Fact {space: $space}) RETURN 'Fact' AS label, n.state AS state, count(n) AS count
+  UNION ALL
+  MATCH (n:Conflict {space: $space}) RETURN 'Conflict' AS label, n.status AS state, count(n) AS count
 }
 RETURN label, state, count

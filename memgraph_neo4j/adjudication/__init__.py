@@ -15,6 +15,7 @@ from memgraph_neo4j.config import AdjudicationConfig
 from memgraph_neo4j.llm.chat import ChatClient
 from memgraph_neo4j.memory.neighbours import SpaceVectors
 from memgraph_neo4j.memory.ontology import Ontology
+from memgraph_neo4j.memory.promotion import promotion_bar
 from memgraph_neo4j.repository.conflicts import ConflictRepository
 from memgraph_neo4j.store import GraphStore
 
@@ -26,7 +27,8 @@ def make_adjudicator(store: GraphStore, space: str, ontology: Ontology, chat: Ch
     """The chat model's agents when one is given, else the deterministic rules. `fact_vectors`: the
     writer's copy of the space's fact vectors (MemoryWriter.fact_vectors)."""
     config = config or AdjudicationConfig()
-    repository = ConflictRepository(store, space)
+    threshold, percentile = promotion_bar(ontology)
+    repository = ConflictRepository(store, space, threshold, percentile, open_world=ontology.mode == "open")
     if chat is None:
         return Adjudicator(repository, ontology, RuleClassifier(ontology.consistency_rules()), RuleResolver(), config,
                            fact_vectors)

@@ -23,7 +23,7 @@ from memgraph_neo4j.adjudication.groups import connected_groups
 from memgraph_neo4j.adjudication.model import Group, PairJudgement, Resolution
 from memgraph_neo4j.adjudication.similar import similar_candidates
 from memgraph_neo4j.config import AdjudicationConfig
-from memgraph_neo4j.contracts import AdjudicationReport, ConflictStatus, ConflictType, Usage, Verdict
+from memgraph_neo4j.contracts import AdjudicationReport, ConflictStatus, ConflictType, Review, Usage, Verdict
 from memgraph_neo4j.memory.facts import relation_words
 from memgraph_neo4j.memory.neighbours import SpaceVectors
 from memgraph_neo4j.memory.normalize import content_hash
@@ -170,31 +170,49 @@ class Adjudicator:
                      and (p.confidence >= self.config.min_confidence or p.failed)]
         report.dismissed += len(judged) - len(confirmed)
         by_pair = {(c.fact, c.candidate): c for c in flat}
-        conflicts, verdicts, apply = [], [], []
-        for fact_ids, pairs in connected_groups(confirmed):
+        groups = connected_groups(confirmed)
+        reviewed = self.repository.reviewed([conflict_id(ids) for ids, _ in groups]) if groups else {}
+        conflicts, verdicts, apply, restore = [], [], [], []
+        for fact_ids, pairs in groups:
+            cid = conflict_id(fact_ids)
+            if cid in reviewed:  # a person decided this one: detection does not override them
+                status, review, kind = reviewed[cid]
+                if status == ConflictStatus.OBSOLETE:  # its facts are back: as the person left it
+                    restore.append(cid)
+                    self._count(report, kind, review)
+                    if review == Review.ACCEPTED:
+                        apply.append(cid)
+                continue
             group = Group([evidence[i] for i in fact_ids], pairs,
                           {(p.fact, p.candidate): by_pair[(p.fact, p.candidate)] for p in pairs
                            if (p.fact, p.candidate) in by_pair})
             resolution = self._resolve(group)
             settled = bool(resolution.decisions) and resolution.confidence >= self.config.min_confidence
             status = ConflictStatus.RESOLVED if settled else ConflictStatus.NEEDS_REVIEW
-            cid = conflict_id(fact_ids)
+            # pairs point from the lower fact id: the same edges whichever of the two facts came first
             conflicts.append(ConflictRow(
                 cid, str(group.type), str(ConflictStatus.OPEN if settled else status),
                 min(p.confidence for p in pairs), "; ".join(sorted({p.reason for p in pairs}))[:2000],
                 self.classifier.model, fact_ids,
-                [{"a": p.fact, "b": p.candidate, "type": str(p.type), "confidence": p.confidence,
-                  "reason": p.reason, "rule": p.rule} for p in pairs]))
+                [{"a": min(p.fact, p.candidate), "b": max(p.fact, p.candidate), "type": str(p.type),
+                  "confidence": p.confidence, "reason": p.reason, "rule": p.rule} for p in pairs]))
             verdicts += verdict_rows(cid, group, resolution, status)
             if settled:
                 apply.append(cid)
-            report.by_type[str(group.type)] = report.by_type.get(str(group.type), 0) + 1
+            self._count(report, group.type, status)
             for d in resolution.decisions if settled else ():
                 report.verdicts[str(d.verdict)] = report.verdicts.get(str(d.verdict), 0) + 1
-        report.conflicts += len(conflicts)
-        report.resolved += len(apply)
-        report.needs_review += len(conflicts) - len(apply)
-        self.repository.record(conflicts, verdicts, apply)
+        self.repository.record(conflicts, verdicts, apply, restore)
+
+    @staticmethod
+    def _count(report: AdjudicationReport, kind: str, outcome: str) -> None:
+        """One conflict written, by type and by what it is now (resolved, to review, or dismissed)."""
+        report.conflicts += 1
+        report.by_type[str(kind)] = report.by_type.get(str(kind), 0) + 1
+        if outcome in (ConflictStatus.RESOLVED, Review.ACCEPTED):
+            report.resolved += 1
+        elif outcome in (ConflictStatus.NEEDS_REVIEW, Review.REVERTED):
+            report.needs_review += 1
 
 
 def summary(report: AdjudicationReport) -> str:

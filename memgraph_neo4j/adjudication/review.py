@@ -1,12 +1,15 @@
 """A person's side of adjudication: list, show, accept, reject and revert conflicts.
 
 Every change is reversible: applying a verdict keeps each fact's previous state, relation, text,
-qualifiers and schema on the conflict's INVOLVES edge, and `revert` restores them exactly.
+qualifiers and schema on the conflict's INVOLVES edge, and `revert` restores them exactly. Each
+decision is recorded on the conflict (contracts.Review): detection never overrides it, and after a
+retraction made the conflict obsolete, ingesting its facts again brings it back as the person left it
+(accepted: their verdicts applied again; rejected: dismissed; reverted: needs_review).
 """
 
 from __future__ import annotations
 
-from memgraph_neo4j.contracts import ConflictStatus, Verdict
+from memgraph_neo4j.contracts import ConflictStatus, Review, Verdict
 from memgraph_neo4j.repository.conflicts import ConflictDetail, ConflictRepository, ConflictSummary, VerdictRow
 
 PERSON = "person"
@@ -48,16 +51,16 @@ class ConflictReview:
         elif not any(f["proposed"] for f in detail.facts):
             raise ConflictError(f"conflict {conflict_id} has no proposed verdicts: accept it with --keep FACT_ID "
                                 f"(one of {', '.join(f['id'][:12] for f in detail.facts)})")
-        self.repository.propose_and_apply(rows, [conflict_id])
+        self.repository.propose_and_apply(rows, [conflict_id], Review.ACCEPTED)
         return self.show(conflict_id)
 
     def reject(self, conflict_id: str) -> ConflictDetail:
         """Not a conflict after all: undo anything applied and dismiss it."""
         detail = self.show(conflict_id)
         if any(f["applied"] for f in detail.facts):
-            self.repository.revert([conflict_id], ConflictStatus.DISMISSED)
+            self.repository.revert([conflict_id], ConflictStatus.DISMISSED, Review.REJECTED)
         else:
-            self.repository.set_status(conflict_id, ConflictStatus.DISMISSED)
+            self.repository.set_status(conflict_id, ConflictStatus.DISMISSED, Review.REJECTED)
         return self.show(conflict_id)
 
     def revert(self, conflict_id: str) -> ConflictDetail:
@@ -65,7 +68,7 @@ class ConflictReview:
         detail = self.show(conflict_id)
         if not any(f["applied"] for f in detail.facts):
             raise ConflictError(f"conflict {conflict_id} has nothing applied to revert (status {detail.status})")
-        self.repository.revert([conflict_id], ConflictStatus.NEEDS_REVIEW)
+        self.repository.revert([conflict_id], ConflictStatus.NEEDS_REVIEW, Review.REVERTED)
         return self.show(conflict_id)
 
     @staticmethod

@@ -6,8 +6,9 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from memgraph_neo4j.contracts import ConflictStatus, ConsistencyRules, FactState, Verdict
+from memgraph_neo4j.contracts import ConflictStatus, ConsistencyRules, FactState, Review, SchemaState, Verdict
 from memgraph_neo4j.repository.base import Repository, store_rows
+from memgraph_neo4j.store import GraphStore
 
 # facts that can be in a conflict: judged facts are out until a revert brings them back
 CANDIDATE_STATES = [str(FactState.ACTIVE), str(FactState.PENDING)]
@@ -116,10 +117,25 @@ class ConflictDetail:
 
 _VERDICT_PARAMS = {"discard": str(Verdict.DISCARD), "merge": str(Verdict.MERGE), "qualify": str(Verdict.QUALIFY),
                    "refine": str(Verdict.REFINE), "discarded": str(FactState.DISCARDED),
-                   "superseded": str(FactState.SUPERSEDED), "resolved": str(ConflictStatus.RESOLVED)}
+                   "superseded": str(FactState.SUPERSEDED), "resolved": str(ConflictStatus.RESOLVED),
+                   "candidate": str(SchemaState.CANDIDATE)}
+_SCHEMA_PARAMS = {"refine": str(Verdict.REFINE), "candidate": str(SchemaState.CANDIDATE),
+                  "stable": str(SchemaState.STABLE), "active": str(FactState.ACTIVE),
+                  "pending": str(FactState.PENDING)}
+_RESTORE_PARAMS = {"obsolete": str(ConflictStatus.OBSOLETE), "rejected": str(Review.REJECTED),
+                   "accepted": str(Review.ACCEPTED), "dismissed": str(ConflictStatus.DISMISSED),
+                   "open": str(ConflictStatus.OPEN), "needs_review": str(ConflictStatus.NEEDS_REVIEW)}
 
 
 class ConflictRepository(Repository):
+    def __init__(self, store: GraphStore, space: str, threshold: int | None = None, percentile: float | None = None,
+                 open_world: bool = True) -> None:
+        """The promotion rule (memory/promotion.promotion_bar) decides the state of a schema a refine
+        verdict creates: candidate until its support reaches the bar (open), or stable by declaration."""
+        super().__init__(store, space)
+        self.promotion = {"threshold": threshold, "percentile": percentile if threshold is None else None,
+                          "open": open_world}
+
     def unchecked(self, limit: int) -> list[str]:
         rows = self.store.read("adjudication/unchecked_facts", space=self.space, active=str(FactState.ACTIVE),
                                limit=limit)
@@ -159,36 +175,67 @@ class ConflictRepository(Repository):
             tuple(EvidencePassage(p["id"], p["title"], p["text"]) for p in r["passages"] if p))
             for r in rows}
 
-    def write_conflicts(self, conflicts: Sequence[ConflictRow]) -> None:
-        self.store.write("adjudication/write_conflicts", space=self.space, rows=store_rows(conflicts))
+    def reviewed(self, ids: Sequence[str]) -> dict[str, tuple[str, str, str]]:
+        """Of these conflicts, those a person reviewed: id -> (status, review, type)."""
+        rows = self.store.read("adjudication/reviewed_conflicts", space=self.space, ids=sorted(set(ids)))
+        return {r["id"]: (r["status"], r["review"], r["type"]) for r in rows}
 
-    def record(self, conflicts: Sequence[ConflictRow], verdicts: Sequence[VerdictRow], apply: Sequence[str]) -> None:
-        """Write the conflicts and their proposed verdicts, and apply those of the conflicts in `apply`, all in
-        one transaction; a new memory version when anything was applied (retrieval rebuilds its projection)."""
-        statements = [("adjudication/write_conflicts", {"space": self.space, "rows": store_rows(conflicts)}),
+    def write_conflicts(self, conflicts: Sequence[ConflictRow]) -> None:
+        self.store.write("adjudication/write_conflicts", space=self.space, rows=store_rows(conflicts),
+                         obsolete=str(ConflictStatus.OBSOLETE))
+
+    def _applied(self, ids: Sequence[str]) -> list[tuple[str, dict]]:
+        """apply_conflicts, then the schemas refine verdicts moved facts between recounted and promoted."""
+        return [("adjudication/apply_conflicts", {"space": self.space, "ids": list(ids), **_VERDICT_PARAMS,
+                                                  "open": self.promotion["open"]}),
+                ("adjudication/refined_schemas", {"space": self.space, "ids": list(ids), **_SCHEMA_PARAMS,
+                                                  **self.promotion})]
+
+    def record(self, conflicts: Sequence[ConflictRow], verdicts: Sequence[VerdictRow], apply: Sequence[str],
+               restore: Sequence[str] = ()) -> None:
+        """Write the conflicts and their proposed verdicts, bring back the obsolete conflicts in `restore` as
+        the person who reviewed them left them, and apply those in `apply`, all in one transaction; a new
+        memory version when anything was applied (retrieval rebuilds its projection)."""
+        statements = [("adjudication/write_conflicts", {"space": self.space, "rows": store_rows(conflicts),
+                                                        "obsolete": str(ConflictStatus.OBSOLETE)}),
                       ("adjudication/propose_verdicts", {"space": self.space, "rows": store_rows(verdicts)})]
+        if restore:
+            statements.append(("adjudication/restore_reviewed", {"space": self.space, "ids": list(restore),
+                                                                 **_RESTORE_PARAMS}))
         if apply:
-            applied = {"space": self.space, "ids": list(apply), **_VERDICT_PARAMS}
-            statements += [("adjudication/apply_conflicts", applied), ("memory/bump_version", {"space": self.space})]
+            statements += [*self._applied(apply), ("memory/bump_version", {"space": self.space})]
         self.store.write_many(statements)
 
-    def propose_and_apply(self, verdicts: Sequence[VerdictRow], conflict_ids: Sequence[str]) -> int:
-        """New proposals (a person's choice) and the conflicts' proposals applied, in one transaction."""
+    def _review(self, ids: Sequence[str], review: Review | None) -> list[tuple[str, dict]]:
+        if review is None:
+            return []
+        return [("adjudication/mark_reviewed", {"space": self.space, "ids": list(ids), "review": str(review)})]
+
+    def propose_and_apply(self, verdicts: Sequence[VerdictRow], conflict_ids: Sequence[str],
+                          review: Review | None = None) -> int:
+        """New proposals (a person's choice) and the conflicts' proposals applied, in one transaction;
+        `review`: a person decided (detection keeps their decision)."""
         results = self.store.write_many([
             ("adjudication/propose_verdicts", {"space": self.space, "rows": store_rows(verdicts)}),
-            ("adjudication/apply_conflicts", {"space": self.space, "ids": list(conflict_ids), **_VERDICT_PARAMS}),
+            *self._applied(conflict_ids), *self._review(conflict_ids, review),
             ("memory/bump_version", {"space": self.space})])
         return results[1][0]["applied"] if results[1] else 0
 
-    def revert(self, conflict_ids: Sequence[str], status: ConflictStatus) -> int:
-        """Undo the applied verdicts exactly and set the conflicts' status, in one transaction."""
+    def revert(self, conflict_ids: Sequence[str], status: ConflictStatus, review: Review | None = None) -> int:
+        """Undo the applied verdicts exactly and set the conflicts' status, in one transaction (the schemas
+        refine verdicts had moved facts to recounted)."""
         results = self.store.write_many([
             ("adjudication/revert_conflicts", {"space": self.space, "ids": list(conflict_ids), "status": str(status)}),
-            ("memory/bump_version", {"space": self.space})])
+            ("adjudication/refined_schemas", {"space": self.space, "ids": list(conflict_ids), **_SCHEMA_PARAMS,
+                                              **self.promotion}),
+            *self._review(conflict_ids, review), ("memory/bump_version", {"space": self.space})])
         return results[0][0]["reverted"] if results[0] else 0
 
-    def set_status(self, conflict_id: str, status: ConflictStatus) -> bool:
-        return bool(self.store.write("adjudication/set_status", space=self.space, id=conflict_id, status=str(status)))
+    def set_status(self, conflict_id: str, status: ConflictStatus, review: Review | None = None) -> bool:
+        results = self.store.write_many([
+            ("adjudication/set_status", {"space": self.space, "id": conflict_id, "status": str(status)}),
+            *self._review([conflict_id], review)])
+        return bool(results[0])
 
     def delete_all(self) -> int:
         """Revert every applied verdict, then delete all Conflict nodes of the space (benchmarks start over)."""

@@ -1,0 +1,40 @@
+// After refine verdicts of these conflicts were applied or reverted (same transaction): the schemas a
+// refined fact left or joined get their frequency recounted (distinct supporting passages, as
+// promotion counts it), and promotion's rule holds for them: a candidate at or above the bar
+// ($threshold, else one above the frequency at $percentile of undeclared schemas, else 1) becomes
+// stable and its pending facts active (Unchecked); an active fact under a candidate schema is pending.
+// Stable is not demoted here (only a retraction demotes: memory/retract_demote).
+UNWIND $ids AS conflict_id
+MATCH (:Conflict {space: $space, id: conflict_id})-[i:INVOLVES {proposed: $refine}]->(f:Fact)
+      -[:INSTANCE_OF]->(now:Schema)
+UNWIND [now.id, i.proposed_schema, i.previous_schema] AS schema_id
+WITH DISTINCT schema_id WHERE schema_id IS NOT NULL
+MATCH (s:Schema {space: $space, id: schema_id})
+CALL (s) {
+  OPTIONAL MATCH (s)<-[:INSTANCE_OF]-(:Fact)-[:EVIDENCED_BY]->(p:Passage)
+  RETURN count(DISTINCT p) AS frequency
+}
+SET s.frequency = frequency
+WITH collect(s) AS touched
+CALL () {
+  OPTIONAL MATCH (u:Schema {space: $space})
+  WHERE $threshold IS NULL AND $percentile IS NOT NULL AND NOT coalesce(u.declared, false)
+  RETURN CASE WHEN $threshold IS NOT NULL THEN $threshold
+              WHEN $percentile IS NULL THEN 1
+              ELSE coalesce(percentileDisc(u.frequency, $percentile), 0) + 1 END AS min_frequency
+}
+UNWIND touched AS s
+CALL (s, min_frequency) {
+  WITH * WHERE s.state = $candidate AND s.frequency >= min_frequency AND ($open OR coalesce(s.declared, false))
+  SET s.state = $stable, s.promoted_at = datetime()
+  WITH s
+  MATCH (s)<-[:INSTANCE_OF]-(f:Fact {state: $pending})
+  SET f.state = $active, f.activated_at = datetime(), f:Unchecked
+}
+CALL (s) {
+  WITH * WHERE s.state = $candidate
+  MATCH (s)<-[:INSTANCE_OF]-(f:Fact {state: $active})
+  SET f.state = $pending
+  REMOVE f:Unchecked
+}
+RETURN count(s) AS schemas
