@@ -3,7 +3,8 @@
 A schema's frequency is the number of distinct passages supporting its facts. The ontology's rule
 gives the bar: a fixed threshold tau, or "drop the lowest p %" of the undeclared schemas (promote
 what lies strictly above the frequency at that percentile). Stable is never demoted; facts of
-stable schemas become active, also those written before the promotion.
+stable schemas become active, also those written before the promotion. A schema a refine verdict
+creates (born_in_broader) follows the same rule when the verdict is applied (adjudication/refined_schemas).
 """
 
 from __future__ import annotations

@@ -20,7 +20,9 @@
 
 Every step is idempotent and works on what is marked, not on what the caller passed: if the process
 dies half-way, running the retraction again (of the same documents, which are deleted last) finishes
-the job. An ingest that evidences a retracted fact again gives it back the state a new fact gets.
+the job. An ingest that evidences a retracted fact again gives it back the state a new fact gets, and
+an obsolete conflict its facts form again is detected afresh, its verdict applied again as a first
+detection would (adjudication/write_conflicts); one a person reviewed comes back as they left it.
 """
 
 from __future__ import annotations
