@@ -10,8 +10,9 @@
 3. The marked schemas' frequency (distinct supporting passages) is recounted; a stable one that
    fell below the promotion bar (tau, or the percentile rule's cutoff recomputed now) goes back to
    `candidate` and its active facts to `pending`. This is the one case where stable is demoted, and
-   only schemas that lost support are: a percentile cutoff that moved does not demote others. A
-   strict ontology's declared schemas are stable by declaration and stay so.
+   only schemas that lost support are: a percentile cutoff that moved does not demote others. No active
+   fact stays under a marked candidate (an undone refine may bring one back there). A strict
+   ontology's declared schemas are stable by declaration and stay so.
 4. Marked entities that nothing live grounds any more (no mention, no fact but retracted ones) are
    deleted with their aliases: otherwise the extraction guide would keep offering their names, and
    the entity index and the PPR projection (through SIMILAR and type edges) would keep returning
