@@ -87,7 +87,8 @@ def test_health_of_a_hand_made_graph(store, test_store, space):
     # Labels the space has none of are left out (cypher/stats/node_counts).
     assert health.nodes == {"Fact": {"total": 8, "by_state": {"active": 5, "pending": 2, "superseded": 1}},
                             "Entity": {"total": 8, "by_state": {}}, "Passage": {"total": 3, "by_state": {"ok": 3}},
-                            "Schema": {"total": 3, "by_state": {"stable": 1, "candidate": 2}}}
+                            "Schema": {"total": 3, "by_state": {"stable": 1, "candidate": 2}},
+                            "Conflict": {"total": 4, "by_state": {"open": 2, "resolved": 1, "needs_review": 1}}}
     # 8 facts: 8 SUBJECT, 8 OBJECT, 8 INSTANCE_OF; evidence f1 f2 f3 f4 f6 f8 = 6.
     assert health.relationships == {"SUBJECT": 8, "OBJECT": 8, "INSTANCE_OF": 8, "EVIDENCED_BY": 6}
     assert health.space == space
