@@ -2,7 +2,7 @@
 MATCH (c:Conflict {space: $space, id: $id})
 RETURN c.id AS id, c.type AS type, c.status AS status, c.confidence AS confidence, c.reason AS reason,
        c.rationale AS rationale, c.model AS model, toString(c.detected_at) AS detected_at,
-       toString(c.resolved_at) AS resolved_at,
+       toString(c.resolved_at) AS resolved_at, c.review AS review,
        COLLECT {
          MATCH (c)-[i:INVOLVES]->(f:Fact)
          RETURN {id: f.id, text: f.text, state: f.state, relation: f.relation, valid_from: f.valid_from,

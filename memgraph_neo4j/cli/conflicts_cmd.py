@@ -52,7 +52,8 @@ def _print_detail(detail, as_json: bool) -> None:
         return
     out.print(f"conflict {detail.id}  {detail.type}  {detail.status}  (confidence {detail.confidence})",
               highlight=False, markup=False)
-    for label, text in (("why", detail.reason), ("verdict", detail.rationale), ("model", detail.model)):
+    for label, text in (("why", detail.reason), ("verdict", detail.rationale), ("model", detail.model),
+                        ("review", detail.review and f"{detail.review} by a person (detection keeps it)")):
         if text:
             out.print(f"  {label}: {text}", highlight=False, markup=False)
     for f in detail.facts:

@@ -111,6 +111,7 @@ class ConflictDetail:
     model: str | None
     detected_at: str | None
     resolved_at: str | None
+    review: str | None = None  # a person's last decision (contracts.Review), kept by detection
     facts: list[dict[str, Any]] = field(default_factory=list)
     pairs: list[dict[str, Any]] = field(default_factory=list)
 

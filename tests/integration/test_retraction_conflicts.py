@@ -153,6 +153,8 @@ def test_a_persons_review_outlives_retract_and_reingest(store, test_store, space
     # back as the person left them: their verdict applied again, the dismissal kept (the rules would qualify)
     assert memory.conflicts.show(turing.id).status == ConflictStatus.RESOLVED
     assert memory.conflicts.show(moves.id).status == ConflictStatus.DISMISSED
+    assert (memory.conflicts.show(turing.id).review, memory.conflicts.show(moves.id).review) == ("accepted",
+                                                                                                "rejected")
     stored = facts(test_store, space)
     assert stored["Alan Turing birth date 1912"]["state"] == FactState.ACTIVE
     assert stored["Alan Turing birth date 1913"]["state"] == FactState.DISCARDED
