@@ -1,6 +1,7 @@
 // Conflicts found by detection and classification, one per connected group of facts, idempotent (the
 // id hashes the group's fact ids). Each classified pair is also a CONFLICTS_WITH edge between the
-// two facts, so Browser shows the disagreement where it is. A conflict detected again after a
+// two facts, from the lower fact id (the same edge whichever fact came first), so Browser shows the
+// disagreement where it is. A conflict detected again after a
 // retraction closed it (obsolete) is detected afresh: type, status, confidence and reason as now found,
 // the old proposals and pairs gone (propose_verdicts and apply_conflicts follow in the same transaction),
 // so retract + re-ingest gives what a clean build gives. The adjudicator leaves out conflicts a person
@@ -34,6 +35,8 @@ CALL (c, row) {
 CALL (c, row) {
   UNWIND row.pairs AS pair
   MATCH (a:Fact {space: $space, id: pair.a}), (b:Fact {space: $space, id: pair.b})
+  OPTIONAL MATCH (b)-[reversed:CONFLICTS_WITH {conflict: c.id}]->(a)  // written before pairs ran from the lower id
+  DELETE reversed
   MERGE (a)-[r:CONFLICTS_WITH {conflict: c.id}]->(b)
   SET r.type = pair.type, r.confidence = pair.confidence, r.reason = pair.reason, r.rule = pair.rule
 }
