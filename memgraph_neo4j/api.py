@@ -361,6 +361,22 @@ class MemoryGraph:
             report.adjudication = self.adjudicate()
         return report
 
+    def delete(self) -> list[str]:
+        """Delete this space and its PPR projections (returns their names) under its ingest lease: waits for
+        a running ingest, an ingest started meanwhile waits for it; rerun one that died (memory/lease.py)."""
+        import re
+
+        from memgraph_neo4j.memory.lease import delete_space
+        from memgraph_neo4j.retrieval.projection import space_prefix
+
+        dropped = delete_space(self.store, self.space, re.escape(space_prefix(self.space)) + r"\d+_p.*").dropped
+        for cached in ("writer", "adjudicator", "conflicts"):  # their copies of the space's vectors went too
+            self.__dict__.pop(cached, None)
+        if self._retrieval is not None:
+            self._retrieval.close()
+        self._retrieval, self._retrievers = None, {}
+        return dropped
+
     def spaces(self) -> list[SpaceSummary]:
         """Every memory space of the database (not only this one), with its counts."""
         from memgraph_neo4j.repository.documents import list_spaces

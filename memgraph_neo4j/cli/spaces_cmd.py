@@ -46,18 +46,22 @@ def list_command(as_json: bool = typer.Option(False, "--json", help="Machine-rea
     for column in ("space", "documents", "passages", "facts", "entities"):
         table.add_column(column, justify="left" if column == "space" else "right")
     for s in spaces:
-        table.add_row(s.name, str(s.documents), str(s.passages), str(s.facts), str(s.entities))
+        table.add_row(s.name + (" (deleting)" if s.deleting else ""), str(s.documents), str(s.passages),
+                      str(s.facts), str(s.entities))
     out.print(table)
 
 
 @app.command("delete")
 def delete_command(name: str = typer.Argument(..., help="The space to delete"),
                    yes: bool = typer.Option(False, "--yes", "-y", help="Do not ask for confirmation")) -> None:
-    """Delete a memory space: every node and relationship it holds, and its PPR projections."""
-    from memgraph_neo4j.repository.documents import delete_space, list_spaces
+    """Delete a memory space: every node and relationship it holds, and its PPR projections. Waits for a
+    running ingest of the space first (an ingest started meanwhile waits for the delete); a delete that
+    stopped half-way is finished by running it again."""
+    from memgraph_neo4j.memory.lease import delete_space
+    from memgraph_neo4j.repository.documents import list_spaces
     from memgraph_neo4j.retrieval.projection import space_prefix
 
-    def run(store: Any) -> tuple[Any, list[str]]:
+    def run(store: Any) -> tuple[Any, Any]:
         spaces = {s.name: s for s in list_spaces(store)}
         if name not in spaces:
             fail(missing_space(name, list(spaces)))
@@ -65,9 +69,14 @@ def delete_command(name: str = typer.Argument(..., help="The space to delete"),
         if not yes:
             typer.confirm(f"delete memory space {name!r} ({s.documents} documents, {s.passages} passages, "
                           f"{s.facts} facts, {s.entities} entities)? This cannot be undone", abort=True)
-        return s, delete_space(store, name, re.escape(space_prefix(name)) + r"\d+_p.*")
+        # the waiting line goes to stderr
+        lease = delete_space(store, name, re.escape(space_prefix(name)) + r"\d+_p.*",
+                             say=lambda line: typer.echo(line, err=True))
+        return s, lease
 
-    deleted, graphs = with_store(run)
+    deleted, lease = with_store(run)
+    graphs = lease.dropped
     typer.echo(f"deleted memory space {name!r}: {deleted.documents} documents, {deleted.passages} passages, "
                f"{deleted.facts} facts, {deleted.entities} entities"
+               + (" and what the ingest it waited for added" if lease.told is not None else "")
                + (f"; dropped {len(graphs)} PPR projections" if graphs else ""))

@@ -25,6 +25,7 @@ class SpaceSummary:
     facts: int = 0  # every state, retracted ones included
     entities: int = 0
     version: int = 0  # memory version (writes so far)
+    deleting: bool = False  # a delete holds the space, or died half-way (run it again to finish)
 
 
 @dataclass(frozen=True, slots=True)
@@ -42,13 +43,14 @@ def list_spaces(store: GraphStore) -> list[SpaceSummary]:
     spaces = []
     for row in store.read("admin/list_spaces"):
         counts = {c["kind"]: int(c["n"] or 0) for c in row["counts"]}
-        spaces.append(SpaceSummary(row["space"], **counts))
+        spaces.append(SpaceSummary(row["space"], **counts | {"deleting": bool(counts.get("deleting"))}))
     return spaces
 
 
 def delete_space(store: GraphStore, space: str, graph_pattern: str | None = None) -> list[str]:
-    """Delete everything a space holds (in batches), then drop its GDS projections (names matching
-    `graph_pattern`); returns the projections dropped."""
+    """Delete everything a space holds (in batches) but its ingest lease, then drop its GDS projections
+    (names matching `graph_pattern`); returns the projections dropped. The steps only: memory/lease.py's
+    `delete_space` runs them under the space's lease, so that no ingest writes meanwhile."""
     store.run_implicit("admin/delete_space", space=space)
     if graph_pattern is None:
         return []

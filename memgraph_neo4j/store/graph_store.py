@@ -9,6 +9,7 @@ from __future__ import annotations
 import re
 from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from contextlib import contextmanager
+from contextvars import ContextVar
 from typing import Any, TypeVar
 
 from neo4j import Driver, GraphDatabase, ManagedTransaction, Record
@@ -20,6 +21,9 @@ from memgraph_neo4j.store.cypher import CypherLibrary, default_library
 
 T = TypeVar("T")
 _NO_GDS = re.compile(r"(procedure with the name|[Uu]nknown function) [`']gds\.")
+# (driver, statement text, parameters, check) of the write guard of this thread (GraphStore.guarded)
+_GUARD: ContextVar[tuple[Driver, str, dict[str, Any], Callable[[list[dict[str, Any]]], None]] | None] = \
+    ContextVar("write_guard", default=None)
 
 
 class StoreError(RuntimeError):
@@ -134,6 +138,27 @@ class GraphStore:
         result = tx.run(self.cypher.get(name), dict(params))
         return [_plain(record) for record in result]
 
+    @contextmanager
+    def guarded(self, name: str, params: Mapping[str, Any],
+                check: Callable[[list[dict[str, Any]]], None]) -> Iterator[None]:
+        """While the block runs, every write transaction this thread opens on this driver runs `name` first
+        and hands its rows to `check`, which raises to roll the transaction back before it writes anything
+        (an ingest whose lease is gone: memory/lease.py). Other threads (a lease heartbeat) are not guarded."""
+        token = _GUARD.set((self.driver, self.cypher.get(name), dict(params), check))
+        try:
+            yield
+        finally:
+            _GUARD.reset(token)
+
+    def _guard(self, tx: ManagedTransaction) -> None:
+        guard = _GUARD.get()
+        if guard is not None and guard[0] is self.driver:
+            guard[3]([_plain(record) for record in tx.run(guard[1], guard[2])])
+
+    def _run_write(self, tx: ManagedTransaction, name: str, params: Mapping[str, Any]) -> list[dict[str, Any]]:
+        self._guard(tx)
+        return self._run(tx, name, params)
+
     def read(self, name: str, /, **params: Any) -> list[dict[str, Any]]:
         return self._execute("read", name, params)
 
@@ -143,6 +168,7 @@ class GraphStore:
     def write_many(self, statements: Sequence[tuple[str, Mapping[str, Any]]]) -> list[list[dict[str, Any]]]:
         """Several statements in one write transaction: all of them happen, or none."""
         def run_all(tx: ManagedTransaction) -> list[list[dict[str, Any]]]:
+            self._guard(tx)
             return [self._run(tx, name, params) for name, params in statements]
 
         with self._errors(statements[0][0] if statements else "write_many"), \
@@ -151,8 +177,9 @@ class GraphStore:
 
     def _execute(self, mode: str, name: str, params: Mapping[str, Any]) -> list[dict[str, Any]]:
         with self._errors(name), self.driver.session(database=self.database) as session:
-            run = session.execute_read if mode == "read" else session.execute_write
-            return run(self._run, name, params)
+            if mode == "read":
+                return session.execute_read(self._run, name, params)
+            return session.execute_write(self._run_write, name, params)
 
     def write_batched(self, name: str, rows: Iterable[Mapping[str, Any]], /, batch_size: int = 1000,
                       **params: Any) -> list[dict[str, Any]]:
@@ -161,7 +188,7 @@ class GraphStore:
         out: list[dict[str, Any]] = []
         with self._errors(name), self.driver.session(database=self.database) as session:
             for batch in _batches(rows, batch_size):
-                out.extend(session.execute_write(self._run, name, {**params, "rows": batch}))
+                out.extend(session.execute_write(self._run_write, name, {**params, "rows": batch}))
         return out
 
     def stream(self, statements: Sequence[tuple[str, Mapping[str, Any]]],

@@ -18,7 +18,7 @@ from test_bad_input import snapshot
 
 from memgraph_neo4j.api import MemoryGraph
 from memgraph_neo4j.memory.lease import EXPIRY, IngestLease, LeaseLost, this_process
-from memgraph_neo4j.repository.lease import LeaseHolder, LeaseRepository
+from memgraph_neo4j.repository.lease import LeaseHolder, LeaseRepository, LeaseState
 
 CORPUS = Path(__file__).resolve().parents[2] / "memgraph_neo4j" / "demo" / "corpus"
 
@@ -148,10 +148,10 @@ def test_a_live_holder_is_waited_for_and_one_elsewhere_only_until_it_expires(sto
     late.acquire()
     assert 2 <= late.waited < 10 and late.took_over is None
     assert LeaseRepository(store, space).renew(elsewhere.holder) is False  # the expired holder lost it ...
-    with pytest.raises(LeaseLost, match="was taken over"):
-        late._lost = elsewhere  # noqa: SLF001 - what its heartbeat records when a renewal finds it lost
+    with pytest.raises(LeaseLost, match="was taken over by pid 1 on other-host"):
+        late._lose(LeaseState(False, elsewhere, 0))  # noqa: SLF001 - what its heartbeat records when it lost it
         late.check()
-    late._lost = None
+    late._lost = None  # noqa: SLF001
     LeaseRepository(store, space).release(elsewhere.holder)  # ... and cannot give back the new holder's
     assert not LeaseRepository(store, space).acquire(elsewhere, None, EXPIRY).granted
     late.release()
