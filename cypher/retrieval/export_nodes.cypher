@@ -7,6 +7,8 @@ CALL () {
   UNION ALL
   MATCH (n:Passage {space: $space}) RETURN n, 'passage' AS kind, n.title AS name
 }
+// by id within a kind: the local engine breaks ties by row, so by id, as cypher/retrieval/ppr_all does
+WITH n, kind, name ORDER BY kind, n.id
 // names through a map: collect() drops nulls, and a passage without a title has none
 WITH collect({key: id(n), kind: kind, id: n.id, name: name}) AS rows
 RETURN [r IN rows | r.key] AS keys, [r IN rows | r.kind] AS kinds, [r IN rows | r.id] AS ids,

@@ -82,3 +82,13 @@ class ProjectionRepository(Repository):
                                candidates=candidates, top_k=top_k, top_m=top_m)
         return RankedRows(rows[0]["considered"] if rows else 0, {r["kind"]: r["found"] for r in rows},
                           {r["kind"]: r["top"] for r in rows}, {r["kind"]: r["mass"] for r in rows})
+
+    def pagerank_all(self, graph: str, seeds: dict[str, list[list[Any]]], top_k: int, top_m: int,
+                     damping: float, iterations: int, tolerance: float, concurrency: int) -> RankedRows:
+        """`pagerank` with every scored node resolved: `mass` sums every passage (cypher/retrieval/ppr_all)."""
+        rows = self.store.read("retrieval/ppr_all", space=self.space, graph=graph, entity_seeds=seeds["entity"],
+                               type_seeds=seeds["type"], passage_seeds=seeds["passage"], damping=damping,
+                               iterations=iterations, tolerance=tolerance, concurrency=concurrency,
+                               top_k=top_k, top_m=top_m)
+        return RankedRows(sum(r["found"] for r in rows), {r["kind"]: r["found"] for r in rows},
+                          {r["kind"]: r["top"] for r in rows}, {r["kind"]: r["mass"] for r in rows})

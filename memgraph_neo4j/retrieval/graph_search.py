@@ -31,10 +31,9 @@ from memgraph_neo4j.retrieval.question_entities import Span, candidate_spans, lo
 from memgraph_neo4j.retrieval.stopwords import without_function_words, without_stop_words
 
 FACTS_READ = 50  # facts read when every fact above the threshold may seed (SeedConfig.top_k_facts=None)
-FUSION_DEPTH = 100  # passages each route hands to the fusion; a passage below them gets no share of it
-# passages GDS hands the fusion: 100 made it widen from 300 to 2,400 resolved nodes (~100 ms per query of
-# a one-shot `query`); 20 mostly fit in the first 300 and gave the same MuSiQue recall (0.557 / 0.750)
-SERVER_FUSION_DEPTH = 20
+# passages each route hands to the fusion; a passage below them gets no share of it. The same for every
+# engine: GDS handing it 20 (to resolve fewer nodes) ranked 3 of 30 MuSiQue questions' top 5 otherwise
+FUSION_DEPTH = 100
 
 
 @dataclass(frozen=True)
@@ -105,13 +104,8 @@ class GraphRetriever(ABC):
         ctx, spans = self.context, self._spans(question)
         state, found = self._read(spans)
         ctx.counts(state.version)  # read once per memory version: here rather than after the embedding
-        # in process BM25 needs the version; through Lucene it is read beside this, on a reader of its own
-        bm25 = self.bm25(question, state.version) if self.fuses and self._bm25_in_process else None
+        bm25 = self.bm25(question, state.version) if self.fuses else None
         return Ahead(state, spans, found, bm25)
-
-    @property
-    def _bm25_in_process(self) -> bool:
-        return self.context.config.layer_search == "local"
 
     def requests(self) -> list[LayerRequest]:
         config = self.context.config
@@ -138,12 +132,10 @@ class GraphRetriever(ABC):
     def _search(self, question: str, top_k: int, top_m: int) -> RetrievalResult:
         ctx, timer = self.context, StageTimer()
         pending = ctx.ahead(self.read_ahead, question)
-        # the fusion's Lucene reads need neither the version nor the vector (a one-shot query: ~10 ms)
-        lucene = ctx.ahead(self.bm25, question, None) if self.fuses and not self._bm25_in_process else None
         vector = ctx.embed(question)
         timer.lap("embed")
         ahead = pending.result()
-        bm25 = ahead.bm25 if lucene is None else lucene.result()
+        bm25 = ahead.bm25
         timer.lap("reads")  # what the reads took beyond the embedding
         # in process, the layers are searched at the version read ahead; the indexes read their own
         state, hits = ctx.layers.search(vector, self.requests(), ahead.state)
@@ -167,8 +159,9 @@ class GraphRetriever(ABC):
         graph = ctx.projections.ensure(state)
         ctx.engine.prepare(graph)  # e.g. the local engine's export, once per projection
         timer.lap("projection")
-        depth = FUSION_DEPTH if ctx.config.ppr_engine == "local" else SERVER_FUSION_DEPTH
-        ranked = ctx.engine.rank(graph, seeds, max(top_k, depth) if self.fuses else top_k, top_m)
+        # the fusion divides by every passage's PageRank: the gds engine then sums every passage
+        ranked = ctx.engine.rank(graph, seeds, max(top_k, FUSION_DEPTH) if self.fuses else top_k, top_m,
+                                 mass=self.fuses)
         timer.lap("ppr")
         passages = ranked.get("passage", [])
         if self.fuses:
@@ -186,12 +179,14 @@ class GraphRetriever(ABC):
 
 
     def bm25(self, question: str, version: int | None) -> Bm25Hits:
-        """The fusion's BM25 (of the question without the words `fusion_stop_words` drops): exact over
-        the space with local layers; through the shared Lucene index its scores use every space's IDF."""
+        """The fusion's BM25 (of the question without the words `fusion_stop_words` drops), with the
+        space's own statistics whatever the layer search (a one-shot query builds the index too), so
+        other spaces change nothing; through the shared Lucene index (its IDF counts every space) only
+        for spaces of more than bm25_index.MAX_IN_PROCESS_PASSAGES passages."""
         ctx = self.context
         terms = {"function": without_function_words, "nltk": without_stop_words}.get(
             ctx.config.fusion_stop_words, str)(question)
-        return ctx.bm25.top(terms, FUSION_DEPTH, in_process=self._bm25_in_process, version=version, total=True)
+        return ctx.bm25.top(terms, FUSION_DEPTH, version=version, total=True)
 
     def fused(self, bm25: Bm25Hits, dense: list[Hit], ranked: Ranking) -> list[Hit]:
         """PageRank and BM25 passages by the sum of their shares (retrieval/fusion.py)."""

@@ -42,8 +42,10 @@ def test_concurrent_reads_change_only_the_thread_they_run_on(memory, store, spac
         assert [(h.id, h.score) for h in a.passages] == [(h.id, h.score) for h in b.passages]
         assert (a.entities, a.facts, a.schemas, a.fallback) == (b.entities, b.facts, b.schemas, b.fallback)
     assert on_store.reads == off_store.reads  # the same statements, as many times
-    # the fusion's Lucene read (one-shot) runs ahead too, on a reader of its own
-    ahead = ["retrieval/memory_state_names"] + (["retrieval/passage_fulltext_with_total"] if options else [])
+    # the fusion's BM25 runs ahead too: the space's passages, read once (one-shot too: no Lucene scores)
+    ahead = ["retrieval/memory_state_names", "retrieval/passage_corpus"]
+    assert on_store.reads["retrieval/passage_corpus"] == 1
+    assert not on_store.reads.get("retrieval/passage_fulltext_with_total")
     for name in ahead:
         assert {t.rsplit("_", 1)[0] for t in on_store.threads[name]} == {f"memgraph-reads-{space}"}
         assert off_store.threads[name] == {threading.current_thread().name}

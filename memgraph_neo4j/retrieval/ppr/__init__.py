@@ -25,8 +25,8 @@ from memgraph_neo4j.retrieval.base import Hit
 class Ranking(dict[str, list[Hit]]):
     """"passage" -> top_k, "entity" -> top_m, best first; `passage_mass`: the summed PageRank score of
     the space's passages (what memgraphrag's fusion divides by, retrieval/fusion.py). The local and
-    client engines sum every passage; the gds engine those among the nodes it resolved (every scored
-    node on small graphs, else the best `ppr_candidates`: the tail it leaves out is the smallest)."""
+    client engines sum every passage; the gds engine too when asked for the mass (cypher/retrieval/
+    ppr_all), else those among the nodes it resolved (the best `ppr_candidates` at least)."""
 
     def __init__(self, hits: dict[str, list[Hit]], passage_mass: float) -> None:
         super().__init__(hits)
@@ -57,7 +57,9 @@ class PprEngine(Protocol):
     def prepare(self, graph: str) -> None:
         """Per-projection set-up before the first ranking (exports), so it is timed as projection work."""
 
-    def rank(self, graph: str, seeds: Seeds, top_k: int, top_m: int) -> Ranking: ...
+    def rank(self, graph: str, seeds: Seeds, top_k: int, top_m: int, mass: bool = False) -> Ranking:
+        """`mass`: the ranking's passage_mass must be every passage's (the gds engine otherwise sums
+        only the nodes it resolved)."""
 
 
 class StoreProjections:

@@ -43,7 +43,7 @@ class ClientEngine:
             self._nodes = (graph, NodeTable.from_columns(self.repository.nodes()))
         return self._nodes[1]
 
-    def rank(self, graph: str, seeds: Seeds, top_k: int, top_m: int) -> Ranking:
+    def rank(self, graph: str, seeds: Seeds, top_k: int, top_m: int, mass: bool = False) -> Ranking:
         nodes, config = self.node_table(graph), self.config
         sources = [(nodes.keys[row], float(w)) for kind, kind_seeds in seeds.by_kind() for node_id, w in kind_seeds
                    if (row := nodes.row(kind, node_id)) is not None]

@@ -117,6 +117,28 @@ def personalized_pagerank(
     return scores
 
 
+def gds_pagerank(
+    transition_t: sparse.csr_matrix, teleport: np.ndarray, damping: float, max_iterations: int, tolerance: float,
+) -> np.ndarray:
+    """What `gds.pageRank.stream` with weighted source nodes computes (GDS's PageRankComputation on Pregel):
+    superstep 0 sets s = (1-d)·w and every node sends s / degree along its edges; each later superstep adds
+    δ = d·(messages) to the node's score, and only a node whose δ > tolerance sends δ / degree on. The
+    run ends after `max_iterations` supersteps (what the last one sends is never received) or when no
+    node sends. The per-node cut-off drops mass a plain iteration keeps (0.2 % of the passages' PageRank
+    mass on MuSiQue): the fixed-point iteration above came within 1e-6 of GDS per node, but not on the
+    summed mass that memgraphrag's fusion divides by, which moved its scores by up to 2.5e-3."""
+    scores = (1.0 - damping) * teleport
+    sent = scores
+    for _ in range(1, max_iterations):
+        delta = damping * (transition_t @ sent)
+        scores = scores + delta
+        active = delta > tolerance
+        if not active.any():
+            break
+        sent = np.where(active, delta, 0.0)
+    return scores
+
+
 SAMPLE_STRIDE = 64  # top_by_kind's cut-off comes from every 64th row of the kind
 
 
@@ -182,7 +204,7 @@ class LocalEngine(StoreProjections):
         if self.uses_push(self.local_graph(graph)):
             self.push_graph(graph)
 
-    def rank(self, graph: str, seeds: Seeds, top_k: int, top_m: int) -> Ranking:
+    def rank(self, graph: str, seeds: Seeds, top_k: int, top_m: int, mass: bool = False) -> Ranking:
         local, config = self.local_graph(graph), self.config
         teleport = np.zeros(local.node_count)
         for kind, kind_seeds in seeds.by_kind():
@@ -195,6 +217,5 @@ class LocalEngine(StoreProjections):
 
             scores = push_pagerank(self.push_graph(graph), teleport, config.damping, config.push_epsilon)
         else:
-            scores = personalized_pagerank(local.transition_t, teleport, config.damping, config.iterations,
-                                           config.tolerance)
+            scores = gds_pagerank(local.transition_t, teleport, config.damping, config.iterations, config.tolerance)
         return ranked(local.nodes, scores, top_k, top_m)
