@@ -52,7 +52,11 @@ def server_pids(main_class: str, home_arg: str) -> list[int]:
     """Live Java processes (oldest first) running `main_class` with exactly the argument `home_arg`: the
     servers of one instance, whatever its pid file says (a start that raced another left one unrecorded)."""
     found = []
-    for entry in Path("/proc").iterdir():
+    try:
+        entries = list(Path("/proc").iterdir())
+    except OSError:  # no /proc (not Linux): no server is recognised, as before
+        return []
+    for entry in entries:
         if entry.name.isdigit():
             args = cmdline_args(int(entry.name))
             java = bool(args) and os.path.basename(args[0]) in ("java", "java.exe")
