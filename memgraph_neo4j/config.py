@@ -7,9 +7,12 @@
 
 from __future__ import annotations
 
+import math
 import os
+import re
 import types
 import typing
+import urllib.parse
 from dataclasses import MISSING, dataclass, field, fields
 from pathlib import Path
 from typing import Any, Literal
@@ -23,6 +26,17 @@ def _default_home() -> Path:
     return platformdirs.user_data_path("memgraph-neo4j", appauthor=False)
 
 
+class SettingsError(ValueError):
+    """A setting (MEMGRAPH_<FIELD> or a keyword argument of Settings) has a value it cannot take; the
+    one-line message names the variable, the value and what is allowed (the CLI prints just that)."""
+
+
+PORT_RANGE = (1, 65535)
+_SIZE = re.compile(r"[1-9][0-9]*[kKmMgGtT]?")  # what -Xmx and Neo4j's memory settings both take
+_DATABASE = re.compile(r"[A-Za-z][A-Za-z0-9._-]{0,62}")  # Neo4j's database-name rules, underscores too
+_URL_SCHEMES = ("http", "https", "file")
+
+
 def _integer(text: str) -> int:
     try:
         return int(text)  # like pydantic: surrounding spaces and 7_687 are fine
@@ -34,27 +48,59 @@ def _integer(text: str) -> int:
 
 
 def _convert(name: str, raw: Any, kind: Any) -> Any:
-    """`raw` (a string from the environment or a keyword argument) as a value of `kind`; a ValueError
+    """`raw` (a string from the environment or a keyword argument) as a value of `kind`; a SettingsError
     names `name` (the variable or the argument), the value and what is allowed."""
     if isinstance(kind, types.UnionType) or typing.get_origin(kind) is typing.Union:
         if raw is None:
             return None
         [kind] = [arg for arg in typing.get_args(kind) if arg is not type(None)]
-    if not isinstance(raw, str):
-        return Path(raw) if kind is Path and isinstance(raw, os.PathLike) else raw
     if typing.get_origin(kind) is Literal:
         choices = typing.get_args(kind)
         if raw not in choices:
-            raise ValueError(f"{name}={raw!r} is not one of {', '.join(map(repr, choices))}")
-        return raw
-    if kind is str:
+            raise SettingsError(f"{name}={raw!r} is not one of {', '.join(map(repr, choices))}")
         return raw
     if kind is Path:
-        return Path(raw)
+        if isinstance(raw, os.PathLike) or (isinstance(raw, str) and raw.strip()):
+            return Path(raw)
+        raise SettingsError(f"{name}={raw!r} is not a path: give a folder")
+    if kind is str:
+        if isinstance(raw, str):
+            return raw
+        raise SettingsError(f"{name}={raw!r} is not a string")
+    what = "an integer" if kind is int else "a number"
+    if isinstance(raw, bool) or not isinstance(raw, (str, int, float)):
+        raise SettingsError(f"{name}={raw!r} is not {what}")
     try:
-        return _integer(raw) if kind is int else float(raw)
-    except ValueError:
-        raise ValueError(f"{name}={raw!r} is not {'an integer' if kind is int else 'a number'}") from None
+        if isinstance(raw, str):
+            return _integer(raw) if kind is int else float(raw)
+        if kind is int and not float(raw).is_integer():
+            raise ValueError
+        return int(raw) if kind is int else float(raw)
+    except (ValueError, OverflowError):
+        raise SettingsError(f"{name}={raw!r} is not {what}") from None
+
+
+def _check(field_name: str, name: str, value: Any, raw: Any) -> None:
+    """The values a converted setting may take beyond its type; a SettingsError names `raw`, as given."""
+    def bad(what: str, allowed: str) -> SettingsError:
+        return SettingsError(f"{name}={raw!r} is not {what}: use {allowed}")
+
+    if field_name in ("bolt_port", "http_port") and not PORT_RANGE[0] <= value <= PORT_RANGE[1]:
+        raise bad("a TCP port", f"{PORT_RANGE[0]}-{PORT_RANGE[1]}")
+    if field_name in ("heap", "pagecache") and not _SIZE.fullmatch(value):
+        raise bad("a memory size", "digits and k, m, g or t, such as 512m or 2g")
+    if field_name == "start_timeout" and not (math.isfinite(value) and value > 0):
+        raise bad("a timeout", "seconds > 0")
+    if field_name == "embedding_dimension" and value < 1:
+        raise bad("a vector dimension", "an integer >= 1")
+    if field_name == "maven_repository":
+        url = urllib.parse.urlsplit(value)
+        if url.scheme not in _URL_SCHEMES or not (url.netloc or url.path.strip("/")):
+            raise bad("a repository URL", "an http://, https:// or file:// URL of Maven Central or a mirror")
+    if field_name == "database" and not _DATABASE.fullmatch(value):
+        raise bad("a database name", "a letter, then letters, digits, '.', '-' or '_' (at most 63 characters)")
+    if field_name == "llm_model" and not value.strip():
+        raise bad("a model name", "the name of a chat model")
 
 
 @dataclass(init=False)
@@ -89,10 +135,10 @@ class Settings:
     # Personalised PageRank: "local" (in process on an exported copy of the projection; pays ~1 s per
     # memory version, then ~7 ms per query), "gds" (gds.pageRank.stream, the reference; no export,
     # what one-shot commands use) or "client" (through the graphdatascience client)
-    ppr_engine: str = "local"
+    ppr_engine: Literal["local", "gds", "client"] = "local"
     # Top-K facts, schemas, passages and BM25: "local" (exact, in process; reads the space once per
     # memory version, then ~3 ms per query) or "index" (the Neo4j vector and fulltext indexes)
-    layer_search: str = "local"
+    layer_search: Literal["local", "index"] = "local"
 
     def __init__(self, **values: Any) -> None:
         kinds = typing.get_type_hints(Settings)
@@ -105,9 +151,12 @@ class Settings:
         for f in fields(self):
             if f.name in values:
                 value = _convert(f.name, values[f.name], kinds[f.name])
+                if value is not None:
+                    _check(f.name, f.name, value, values[f.name])
             elif f.name in explicit:
                 variable = ENV_PREFIX + f.name.upper()
                 value = _convert(variable, env[variable.lower()], kinds[f.name])
+                _check(f.name, variable, value, env[variable.lower()])
             else:
                 value = f.default if f.default_factory is MISSING else f.default_factory()
             setattr(self, f.name, value)

@@ -91,7 +91,22 @@ def __getattr__(name: str) -> Any:
 
 
 def main() -> None:
-    """The console script: `query` from its own app, every other command from the whole one."""
+    """The console script: `query` from its own app, every other command from the whole one. A bad
+    setting (MEMGRAPH_*) ends any command with its one-line message and exit code 1, not a traceback."""
+    try:
+        _run()
+    except ValueError as exc:
+        from memgraph_neo4j.config import SettingsError
+
+        if not isinstance(exc, SettingsError):
+            raise
+        from memgraph_neo4j.cli.output import error
+
+        error(exc)
+        sys.exit(1)
+
+
+def _run() -> None:
     if sys.argv[1:2] != ["query"]:
         full_app()()
         return

@@ -18,6 +18,8 @@ out = Console()
 
 def print_status(info: dict) -> None:
     state = "[green]running[/green]" if info["running"] else "[yellow]stopped[/yellow]"
+    if info["running"] and info.get("answering") is False:
+        state = "[yellow]running, not answering yet (starting or stopping)[/yellow]"
     out.print(f"Neo4j        {info.get('neo4j_version')} ({info.get('edition', 'community')}) {state}"
               + (f" pid {info['pid']}" if info.get("pid") else ""))
     out.print(f"GDS          {info.get('gds_version')}")

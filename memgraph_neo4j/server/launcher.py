@@ -4,11 +4,16 @@ Layout under ``Settings.home`` (per-user data dir, ``MEMGRAPH_HOME`` overrides):
 
     dist/neo4j-<v>-gds-<v>/   the shared distribution (see ``assemble``)
     dist/apache-maven-<v>/    Maven, fetched only when `mvn` is not on PATH (see ``maven``)
-    instance/                 conf/, data/, logs/, run/, password (0600)
+    instance/                 conf/, data/, logs/, run/, password: the owner's only (0700, files 0600)
+
+Starts and stops of one instance are serialised by an OS file lock (run/launcher.lock): a second
+`start` waits for the first and reports its server. The server is found by its command line
+(this instance's --home-dir) and the port it holds, not only by the pid file.
 """
 
 from __future__ import annotations
 
+import os
 import subprocess
 import sys
 import time
@@ -18,9 +23,18 @@ from memgraph_neo4j import versions
 from memgraph_neo4j.config import Settings
 from memgraph_neo4j.server import assemble as assembly
 from memgraph_neo4j.server.errors import LauncherError
-from memgraph_neo4j.server.instance import ensure_password, write_conf
+from memgraph_neo4j.server.instance import UMASK, ensure_password, make_dirs, secure, write_conf
 from memgraph_neo4j.server.java import JVM_FLAGS, Java, find_java, java_env
-from memgraph_neo4j.server.process import cmdline, pid_alive, port_open, read_pid_file, tail, terminate, write_pid_file
+from memgraph_neo4j.server.process import (
+    exclusive,
+    holds_port,
+    port_open,
+    read_pid_file,
+    server_pids,
+    tail,
+    terminate,
+    write_pid_file,
+)
 
 __all__ = ["MAIN_CLASS", "Java", "LauncherError", "LocalNeo4j", "find_java", "tail"]
 
@@ -34,7 +48,8 @@ class LocalNeo4j:
         self.settings = settings or Settings()
         self.home = Path(self.settings.home).expanduser()
         self.dist = assembly.dist_dir(self.home)
-        self.instance = Path(instance_dir or self.settings.instance or self.home / "instance").expanduser()
+        # absolute: the server is recognised by --home-dir=<this path> on its command line
+        self.instance = Path(instance_dir or self.settings.instance or self.home / "instance").expanduser().absolute()
         self.bolt_port = self.settings.bolt_port
         self.http_port = self.settings.http_port
 
@@ -62,6 +77,10 @@ class LocalNeo4j:
     @property
     def pid_file(self) -> Path:
         return self.instance / "run" / "memgraph-neo4j.pid"
+
+    @property
+    def lock_file(self) -> Path:
+        return self.instance / "run" / "launcher.lock"
 
     @property
     def password_file(self) -> Path:
@@ -110,23 +129,34 @@ class LocalNeo4j:
         return java_env(self.instance, self.conf_dir)
 
     def _prepare(self, java: Java) -> None:
+        secure(self.instance)  # instances made before the owner-only rule, or files someone loosened
         write_conf(self.instance, self.conf_dir, self.plugins_dir, bolt_port=self.bolt_port,
                    http_port=self.http_port, pagecache=self.settings.pagecache)
         ensure_password(self.instance, self.password_file, java, self.lib_dir, self._java_env())
 
     # ----- process state ---------------------------------------------------------------------
+    def _servers(self) -> list[int]:
+        """Every live Neo4j of this instance (its --home-dir), whatever the pid file says."""
+        return server_pids(MAIN_CLASS, f"--home-dir={self.instance}")
+
     def running_pid(self) -> int | None:
-        """The pid of our server if it runs; a stale pid file (dead or foreign process) is removed."""
-        state = read_pid_file(self.pid_file)
-        if state is None:
+        """The pid of this instance's server if one runs: the one holding the Bolt port, else the one
+        the pid file names, else the oldest. The pid file is corrected to it, or removed if none runs."""
+        state = read_pid_file(self.pid_file) or {}
+        servers = self._servers()
+        if not servers:
+            self.pid_file.unlink(missing_ok=True)
             return None
-        pid = int(state.get("pid", 0))
-        if pid > 0 and pid_alive(pid) and MAIN_CLASS in cmdline(pid) and str(self.instance) in cmdline(pid):
-            self.bolt_port = state.get("bolt_port", self.bolt_port)
-            self.http_port = state.get("http_port", self.http_port)
-            return pid
-        self.pid_file.unlink(missing_ok=True)
-        return None
+        bolt_port = int(state.get("bolt_port", self.bolt_port))
+        recorded = int(state.get("pid", 0) or 0)
+        pid = next((p for p in servers if holds_port(p, bolt_port)), None)
+        pid = pid or (recorded if recorded in servers else servers[0])
+        self.bolt_port = bolt_port
+        self.http_port = int(state.get("http_port", self.http_port))
+        if pid != recorded:
+            write_pid_file(self.pid_file, {**state, "pid": pid, "bolt_port": self.bolt_port,
+                                           "http_port": self.http_port})
+        return pid
 
     def _store(self, timeout: float = 5.0):
         from neo4j import GraphDatabase
@@ -150,9 +180,19 @@ class LocalNeo4j:
             return None
 
     # ----- lifecycle -------------------------------------------------------------------------
+    def _exclusive(self, progress=None):
+        """This instance's start/stop lock (a second caller waits for the first)."""
+        make_dirs(self.instance)
+        waiting = (lambda: progress(f"another start or stop of {self.instance} is under way; waiting for it")
+                   ) if progress else None
+        return exclusive(self.lock_file, waiting)
+
     def start(self, timeout: float | None = None, progress=print) -> dict:
         """Start (assembling first if needed) and return status once `RETURN gds.version()` answers."""
-        timeout = timeout or self.settings.start_timeout
+        with self._exclusive(progress):
+            return self._start(timeout or self.settings.start_timeout, progress)
+
+    def _start(self, timeout: float, progress) -> dict:
         pid = self.running_pid()
         if pid is not None:
             status = self.status()
@@ -180,12 +220,14 @@ class LocalNeo4j:
             f"--home-dir={self.instance}",
             f"--config-dir={self.conf_dir}",
         ]
-        console = self.console_log.open("ab")
-        proc = subprocess.Popen(
-            cmd, stdout=console, stderr=subprocess.STDOUT, stdin=subprocess.DEVNULL,
-            env=self._java_env(), cwd=self.instance, start_new_session=True,
-        )
-        console.close()
+        console = os.open(self.console_log, os.O_WRONLY | os.O_CREAT | os.O_APPEND, 0o600)
+        try:
+            proc = subprocess.Popen(
+                cmd, stdout=console, stderr=subprocess.STDOUT, stdin=subprocess.DEVNULL,
+                env=self._java_env(), cwd=self.instance, start_new_session=True, umask=UMASK,
+            )
+        finally:
+            os.close(console)
         write_pid_file(self.pid_file, {
             "pid": proc.pid, "bolt_port": self.bolt_port, "http_port": self.http_port,
             "java": str(java.executable), "started": time.time(),
@@ -198,7 +240,8 @@ class LocalNeo4j:
                     f"Neo4j exited with code {proc.returncode} during start-up.\n--- {self.log_file} ---\n"
                     f"{tail(self.log_file)}\n--- {self.console_log} ---\n{tail(self.console_log, 20)}"
                 )
-            if port_open(self.bolt_port) and self._probe() is not None:
+            # our process must hold the port: another one answering there is not our server
+            if holds_port(proc.pid, self.bolt_port) and self._probe() is not None:
                 return self.status()
             time.sleep(0.5)
         terminate(proc.pid, grace=20)
@@ -209,15 +252,17 @@ class LocalNeo4j:
         )
 
     def stop(self, grace: float = 60.0) -> bool:
-        """Graceful stop; returns False if nothing was running."""
-        pid = self.running_pid()
-        if pid is None:
+        """Graceful stop of every server of this instance; returns False if none was running."""
+        if not self.instance.exists():
             return False
-        graceful = terminate(pid, grace)
-        self.pid_file.unlink(missing_ok=True)
-        if not graceful:
-            raise LauncherError(f"Neo4j (pid {pid}) did not stop within {grace:.0f}s and was killed")
-        return True
+        with self._exclusive():
+            pids = self._servers()
+            killed = [pid for pid in pids if not terminate(pid, grace)]
+            self.pid_file.unlink(missing_ok=True)
+        if killed:
+            raise LauncherError(f"Neo4j (pid {', '.join(map(str, killed))}) did not stop within {grace:.0f}s "
+                                "and was killed")
+        return bool(pids)
 
     def status(self) -> dict:
         pid = self.running_pid()
@@ -236,7 +281,13 @@ class LocalNeo4j:
         state = read_pid_file(self.pid_file) or {}
         if pid is not None:
             info["java"] = state.get("java")
-            info.update(self._server_versions())
+            from neo4j.exceptions import DriverError, Neo4jError
+
+            try:
+                info.update(self._server_versions())
+            except (DriverError, Neo4jError, OSError, LauncherError) as exc:  # starting or stopping
+                info["answering"] = False
+                info["error"] = f"{type(exc).__name__}: {exc}"
         return info
 
     def _server_versions(self) -> dict:

@@ -34,6 +34,39 @@ def _cli(server: LocalNeo4j, *args: str) -> subprocess.CompletedProcess:
                           text=True, env=env, timeout=600)
 
 
+def _servers(instance: Path) -> list[int]:
+    """Live processes running Neo4j for `instance` (read from /proc, independent of the launcher)."""
+    found = []
+    for entry in Path("/proc").iterdir():
+        try:
+            args = (entry / "cmdline").read_bytes().split(b"\0") if entry.name.isdigit() else []
+            state = (entry / "stat").read_text().rsplit(") ", 1)[1][0] if args else "Z"
+        except OSError:
+            continue
+        if b"org.neo4j.server.Neo4jCommunity" in args and f"--home-dir={instance}".encode() in args and state != "Z":
+            found.append(int(entry.name))
+    return found
+
+
+def _port_holder(port: int) -> set[int]:
+    """Pids with a socket listening on 127.0.0.1:`port`."""
+    inodes = set()
+    for table in ("/proc/net/tcp", "/proc/net/tcp6"):
+        for line in Path(table).read_text().splitlines()[1:]:
+            cols = line.split()
+            if cols[3] == "0A" and int(cols[1].rsplit(":", 1)[1], 16) == port:
+                inodes.add(f"socket:[{cols[9]}]")
+    holders = set()
+    for entry in Path("/proc").iterdir():
+        if entry.name.isdigit():
+            try:
+                if any(os.readlink(fd) in inodes for fd in (entry / "fd").iterdir()):
+                    holders.add(int(entry.name))
+            except OSError:
+                continue
+    return holders
+
+
 def _connect(server: LocalNeo4j, test_cypher) -> GraphStore:
     return GraphStore.connect(Connection(uri=server.bolt_uri, password=server.password())).with_library(test_cypher)
 
@@ -100,7 +133,60 @@ def test_stale_pid_file_is_detected(instance):
 def test_failed_start_prints_log_tail(tmp_path, instance):
     # A heap Java cannot honour makes the JVM exit at once: start must fail with a clear message.
     bad = LocalNeo4j(Settings(home=instance.home, instance=tmp_path / "bad", bolt_port=PORTS[0] + 1,
-                              http_port=PORTS[1] + 1, heap="1x"))
+                              http_port=PORTS[1] + 1, heap="1k"))  # "Too small maximum heap"
     with pytest.raises(Exception, match="exited with code"):
         bad.start(timeout=60)
     assert bad.running_pid() is None
+
+
+def test_two_starts_at_once_report_the_one_server(tmp_path, instance):
+    # A fresh instance (first start sets the password too): both starts passed the "nothing runs" check,
+    # both launched a Java, both reported the pid in the last-written pid file, and stop left one running.
+    ports = (PORTS[0] + 3, PORTS[1] + 3)
+    fresh = LocalNeo4j(Settings(home=instance.home, instance=tmp_path / "fresh", bolt_port=ports[0],
+                                http_port=ports[1], heap="512m", pagecache="64m"))
+    env = dict(os.environ, MEMGRAPH_HOME=str(fresh.home), MEMGRAPH_INSTANCE=str(fresh.instance),
+               MEMGRAPH_BOLT_PORT=str(ports[0]), MEMGRAPH_HTTP_PORT=str(ports[1]), MEMGRAPH_HEAP="512m",
+               MEMGRAPH_PAGECACHE="64m")
+    env.pop("NEO4J_URI", None)
+    cli = [sys.executable, "-m", "memgraph_neo4j.cli.main", "neo4j"]
+    try:
+        starts = [subprocess.Popen([*cli, "start"], stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+                                   env=env) for _ in range(2)]
+        outputs = [proc.communicate(timeout=600) for proc in starts]
+        assert [proc.returncode for proc in starts] == [0, 0], outputs
+        reported = {int(out.split(" pid ")[1].split()[0]) for out, _ in outputs}
+        servers = _servers(fresh.instance)
+        assert len(servers) == 1, (servers, outputs)  # one Java, not two racing for the ports
+        assert reported == set(servers) == _port_holder(ports[0]), (reported, outputs)
+        assert sum("already running" in out for out, _ in outputs) == 1, outputs
+        status = subprocess.run([*cli, "status"], capture_output=True, text=True, env=env, timeout=120)
+        assert status.returncode == 0 and f"pid {servers[0]}" in status.stdout, status
+        stop = subprocess.run([*cli, "stop"], capture_output=True, text=True, env=env, timeout=120)
+        assert stop.stdout.strip() == "stopped", stop
+        assert _servers(fresh.instance) == [] and not _port_holder(ports[0])
+        status = subprocess.run([*cli, "status"], capture_output=True, text=True, env=env, timeout=120)
+        assert status.returncode == 3, status
+    finally:
+        for pid in _servers(fresh.instance):
+            os.kill(pid, 9)
+
+
+def test_stop_and_status_find_the_server_the_pid_file_lost(instance):
+    pid = instance.start()["pid"]
+    decoy = subprocess.Popen(["sleep", "120"])  # a live process that is not this instance's Java
+    try:
+        state = instance.pid_file.read_text().replace(f'"pid": {pid}', f'"pid": {decoy.pid}')
+        instance.pid_file.write_text(state)
+        status = _cli(instance, "neo4j", "status")
+        assert status.returncode == 0 and f"running pid {pid}" in status.stdout, status
+        instance.pid_file.unlink()  # no pid file at all: still this instance's server
+        status = _cli(instance, "neo4j", "status")
+        assert status.returncode == 0 and f"running pid {pid}" in status.stdout, status
+        stop = _cli(instance, "neo4j", "stop")
+        assert stop.stdout.strip() == "stopped", stop
+        assert _servers(instance.instance) == [] and not _port_holder(PORTS[0])
+        assert decoy.poll() is None  # the foreign process was left alone
+    finally:
+        decoy.kill()
+        decoy.wait()

@@ -109,3 +109,99 @@ def test_connection_password_stays_out_of_the_repr():
     for text in (repr(conn), str(conn), repr(replace(conn, uri="neo4j://db:7687"))):
         assert "s3cret-4f9a" not in text and "alice" in text and "db:7687" in text
     assert replace(conn, uri="neo4j://db:7687").password == "s3cret-4f9a"
+
+
+# One bad value per setting: every MEMGRAPH_* field must be here (test_every_setting_has_a_bad_value).
+BAD_VALUES = {
+    "home": ("", "MEMGRAPH_HOME='' is not a path: give a folder"),
+    "instance": ("  ", "MEMGRAPH_INSTANCE='  ' is not a path: give a folder"),
+    "bolt_port": ("99999", "MEMGRAPH_BOLT_PORT='99999' is not a TCP port: use 1-65535"),
+    "http_port": ("0", "MEMGRAPH_HTTP_PORT='0' is not a TCP port: use 1-65535"),
+    "heap": ("2gb", "MEMGRAPH_HEAP='2gb' is not a memory size: use digits and k, m, g or t, such as 512m or 2g"),
+    "pagecache": ("-1", "MEMGRAPH_PAGECACHE='-1' is not a memory size: use digits and k, m, g or t, such as 512m or 2g"),
+    "start_timeout": ("nan", "MEMGRAPH_START_TIMEOUT='nan' is not a timeout: use seconds > 0"),
+    "maven": ("bogus", "MEMGRAPH_MAVEN='bogus' is not one of 'auto', 'fetch'"),
+    "maven_repository": ("repo1.maven.org", "MEMGRAPH_MAVEN_REPOSITORY='repo1.maven.org' is not a repository URL: "
+                         "use an http://, https:// or file:// URL of Maven Central or a mirror"),
+    "database": ("my db", "MEMGRAPH_DATABASE='my db' is not a database name: use a letter, then letters, digits, "
+                 "'.', '-' or '_' (at most 63 characters)"),
+    "embedding_dimension": ("0", "MEMGRAPH_EMBEDDING_DIMENSION='0' is not a vector dimension: use an integer >= 1"),
+    "llm_model": (" ", "MEMGRAPH_LLM_MODEL=' ' is not a model name: use the name of a chat model"),
+    "ppr_engine": ("fast", "MEMGRAPH_PPR_ENGINE='fast' is not one of 'local', 'gds', 'client'"),
+    "layer_search": ("vector", "MEMGRAPH_LAYER_SEARCH='vector' is not one of 'local', 'index'"),
+}
+
+
+def test_every_setting_has_a_bad_value():
+    from dataclasses import fields
+
+    assert {f.name for f in fields(Settings)} == set(BAD_VALUES)
+
+
+@pytest.mark.parametrize("name", sorted(BAD_VALUES))
+def test_every_setting_is_checked_where_it_is_read(monkeypatch, name):
+    from memgraph_neo4j.config import SettingsError
+
+    value, message = BAD_VALUES[name]
+    monkeypatch.setenv(f"MEMGRAPH_{name.upper()}", value)
+    with pytest.raises(SettingsError) as bad:
+        Settings()
+    assert str(bad.value) == message and "\n" not in message
+    assert isinstance(bad.value, ValueError)
+    monkeypatch.delenv(f"MEMGRAPH_{name.upper()}")
+    with pytest.raises(SettingsError) as bad:  # the keyword argument gets the same check, under its own name
+        Settings(**{name: value})
+    assert str(bad.value) == message.removeprefix(f"MEMGRAPH_{name.upper()}").join([name, ""])
+
+
+@pytest.mark.parametrize(("variable", "value", "expected"), [
+    ("MEMGRAPH_BOLT_PORT", "65535", 65535), ("MEMGRAPH_HEAP", "512M", "512M"), ("MEMGRAPH_PAGECACHE", "1g", "1g"),
+    ("MEMGRAPH_START_TIMEOUT", "0.5", 0.5), ("MEMGRAPH_MAVEN_REPOSITORY", "file:///srv/m2", "file:///srv/m2"),
+    ("MEMGRAPH_DATABASE", "memory.v2-a_b", "memory.v2-a_b"), ("MEMGRAPH_PPR_ENGINE", "gds", "gds"),
+])
+def test_good_values_pass(monkeypatch, variable, value, expected):
+    monkeypatch.setenv(variable, value)
+    assert getattr(Settings(), variable.removeprefix("MEMGRAPH_").lower()) == expected
+
+
+@pytest.mark.parametrize(("kwargs", "message"), [
+    ({"bolt_port": 99999}, "bolt_port=99999 is not a TCP port: use 1-65535"),
+    ({"bolt_port": True}, "bolt_port=True is not an integer"),
+    ({"bolt_port": 7687.5}, "bolt_port=7687.5 is not an integer"),
+    ({"start_timeout": float("inf")}, "start_timeout=inf is not a timeout: use seconds > 0"),
+    ({"heap": 2}, "heap=2 is not a string"),
+])
+def test_keyword_values_of_the_wrong_kind_or_range(kwargs, message):
+    with pytest.raises(ValueError) as bad:
+        Settings(**kwargs)
+    assert str(bad.value) == message
+
+
+@pytest.mark.parametrize("args", [["stats"], ["neo4j", "status"], ["neo4j", "start"], ["neo4j", "stop"],
+                                  ["query", "who?", "--space", "s"], ["spaces", "list"]])
+@pytest.mark.parametrize(("variable", "value"), [("MEMGRAPH_MAVEN", "bogus"), ("MEMGRAPH_START_TIMEOUT", "x"),
+                                                 ("MEMGRAPH_BOLT_PORT", "99999")])
+def test_the_cli_prints_a_bad_setting_as_one_line(tmp_path, args, variable, value):
+    import subprocess
+    import sys
+
+    env = {k: v for k, v in os.environ.items() if not k.upper().startswith(("MEMGRAPH_", "NEO4J_"))}
+    env.update({"MEMGRAPH_HOME": str(tmp_path), variable: value})
+    result = subprocess.run([sys.executable, "-m", "memgraph_neo4j.cli.main", *args], capture_output=True,
+                            text=True, env=env, timeout=120)
+    message = {"MEMGRAPH_MAVEN": "MEMGRAPH_MAVEN='bogus' is not one of 'auto', 'fetch'",
+               "MEMGRAPH_START_TIMEOUT": "MEMGRAPH_START_TIMEOUT='x' is not a number",
+               "MEMGRAPH_BOLT_PORT": "MEMGRAPH_BOLT_PORT='99999' is not a TCP port: use 1-65535"}[variable]
+    assert result.returncode == 1
+    assert result.stderr.splitlines() == [f"error: {message}"], result.stderr
+    assert result.stdout == ""
+    assert not (tmp_path / "instance").exists()  # nothing was started or written
+
+
+def test_the_api_raises_the_same_message(monkeypatch):
+    from memgraph_neo4j.api import MemoryGraph
+    from memgraph_neo4j.config import SettingsError
+
+    monkeypatch.setenv("MEMGRAPH_BOLT_PORT", "99999")  # was 34463 (99999 mod 65536) for the driver
+    with pytest.raises(SettingsError, match=r"^MEMGRAPH_BOLT_PORT='99999' is not a TCP port: use 1-65535$"):
+        MemoryGraph(space="any", embedder=None)
