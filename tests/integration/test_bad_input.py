@@ -321,3 +321,42 @@ def test_json_records_without_text(store, test_store, kept, tmp_path):
     (tmp_path / "r.json").write_text(json.dumps([{"text": "  "}, {"text": ""}]))
     refused(store, test_store, kept, tmp_path / "r.json", EmptyFileError,
             r"^no text in .*r\.json: no record holds text; nothing to ingest$")
+
+
+LONG_TITLE = " ".join(["Ada Lovelace and the Analytical Engine"] * 300)  # ~12 KB, past the ~8 KB of an index entry
+
+
+@pytest.mark.parametrize("name, content", [
+    ("long.jsonl", json.dumps({"title": LONG_TITLE, "text": "DOC_A Ada Lovelace worked for the Analytical Society."})),
+    ("long.html", f"<html><head><title>{LONG_TITLE}</title></head><body><p>{SEED}</p></body></html>"),
+    ("long.md", f"# {LONG_TITLE}\n\n{SEED}\n"),
+])
+def test_a_title_longer_than_an_index_entry_is_stored_whole(store, test_store, minilm, space, tmp_path, name,
+                                                            content):
+    path = tmp_path / name
+    path.write_text(content)
+    with memory_of(store, space, embedder=minilm, extractor=Empty()) as memory:
+        report = memory.ingest(path, progress=False)
+        again = memory.ingest(path, progress=False)
+        hits = memory.search("Ada Lovelace Analytical Society", method="bm25", top_k=1).passages
+    assert (report.documents, report.failed) == (1, 0) and report.passages >= 1  # the heading is text too
+    assert (again.passages, again.passages_new) == (report.passages, 0)
+    rows = test_store.read("passage_title_keys", space=space)
+    assert len(rows) == report.passages and {r["title"] for r in rows} == {LONG_TITLE}  # the whole title, as data
+    assert {len(r["key"]) for r in rows} == {1000} and rows[0]["key"].startswith("ada lovelace and the analytical")
+    assert hits and hits[0].id in {r["id"] for r in rows}
+    assert snapshot(test_store, space)["node:Document"][0] == 1
+
+
+def test_write_memory_with_a_long_title(store, test_store, minilm, space):
+    from memgraph_neo4j.mcp.spaces import SpacePool
+    from memgraph_neo4j.mcp.tools import MemoryTools
+
+    pool = SpacePool([space], store=store, extractor=Empty(), embedder=minilm)
+    try:
+        written = MemoryTools(pool).write_memory(text=SEED, title=LONG_TITLE)
+    finally:
+        pool.close()
+    assert (written.title, written.passages, written.passages_new) == (LONG_TITLE, 1, 1)
+    [row] = test_store.read("passage_title_keys", space=space)
+    assert row["title"] == LONG_TITLE and len(row["key"]) == 1000
