@@ -43,7 +43,10 @@ def test_an_empty_text_is_refused(store, test_store, kept, source):
             rf"^no text in source 2 \(a {what}\): it is empty or only whitespace; nothing to ingest$")
 
 
-def test_batch_size_zero_is_refused(store, test_store, kept):
+def test_batch_size_zero_is_refused(store, test_store, kept, neo4j_connection, tmp_path):
+    (tmp_path / "doc.txt").write_text(SEED + " Again.")
+    ran = _cli(neo4j_connection, "ingest", str(tmp_path / "doc.txt"), "--space", kept[0], "--batch-size", "0")
+    one_line_error(ran, "batch_size must be >= 1 (chunks per extraction batch), not 0")
     with memory_of(store, kept[0]) as memory, pytest.raises(ValueError, match=r"^batch_size must be >= 1 "
                                                             r"\(chunks per extraction batch\), not 0$"):
         memory.ingest(SEED + " Again.", progress=False, batch_size=0)
