@@ -13,6 +13,7 @@ from memgraph_neo4j.retrieval import RetrievalContext, RetrievalResult, Retrieve
 from memgraph_neo4j.server.connection import open_store
 from memgraph_neo4j.store import GraphStore
 from memgraph_neo4j.store.schema_state import schema_current
+from memgraph_neo4j.validation import check_batch_size, check_question, check_top_k
 
 # Imported where used, as are extractors (with the ontology's YAML), readers, the writer, answering and the
 # other repositories: a one-shot `query` needs none of them (~0.25 s of imports, then ~0.1 s more of these).
@@ -154,6 +155,7 @@ class MemoryGraph:
                dry_run: bool = False, progress: bool = True, on_batch=None) -> IngestReport:
         """Files, folders, texts or Documents -> passages, facts, entities; promotion after every batch.
         `on_batch(report, chunks_done)` is called after every batch."""
+        check_batch_size(batch_size)
         self.init()
         from memgraph_neo4j.ingest.pipeline import ingest_documents
         from memgraph_neo4j.ingest.sources import documents_of
@@ -171,6 +173,7 @@ class MemoryGraph:
         a chat client): afterwards the new entities join the category hierarchy (`categorise()`)."""
         from memgraph_neo4j.ingest.episodes import ingest_conversations, read_chat_jsonl
 
+        check_batch_size(batch_size)
         self.init()
         if isinstance(conversations, (str, Path)):
             conversations = read_chat_jsonl(conversations)
@@ -222,8 +225,8 @@ class MemoryGraph:
         (or method "dual"): System-1 hybrid search ∪ System-2 Global Selection over the category
         hierarchy, fused by RRF (retrieval/dual.py); `chat` is the selecting model (default: the
         adjudication model, else OpenAIChat from the environment)."""
-        if top_k < 1 or top_m < 0:
-            raise ValueError(f"top_k must be >= 1 and top_m >= 0, not {top_k} and {top_m}")
+        check_question(question)
+        check_top_k(top_k, top_m)
         if mode is not None:
             if mode not in ("dual", "system1"):
                 raise ValueError(f"mode must be 'dual' or 'system1', not {mode!r}")
@@ -276,6 +279,8 @@ class MemoryGraph:
         `chat`: an llm.ChatClient (OpenAIChat, LangChainChat); default: OpenAIChat from the environment
         (OPENAI_API_KEY or OPENAI_BASE_URL, model MEMGRAPH_LLM_MODEL). Without either, the answer is
         extractive (`answer_extractive`: quoted sentences, `Answer.extractive` is True)."""
+        check_question(question)
+        check_top_k(top_k)
         if chat is None:
             from memgraph_neo4j.llm.chat import chat_from_environment
 
@@ -290,6 +295,8 @@ class MemoryGraph:
                           max_sentences: int = 3) -> Answer:
         """Answer without a chat model: the sentences of the retrieved passages that best support the
         question (MiniLM similarity, shared words, top entities), each citing its passage."""
+        check_question(question)
+        check_top_k(top_k)
         from memgraph_neo4j.retrieval.extractive import answer_extractive
 
         return answer_extractive(self.retriever(method), self.embedder, question, top_k=top_k,

@@ -13,7 +13,8 @@ from memgraph_neo4j.cli.spaces_cmd import with_store
 
 def export(space: str = typer.Option("default", help="Memory space"),
            format: str = typer.Option("jsonl", "--format", help="jsonl | graphml"),
-           out: Path = typer.Option(..., "--out", help="The file to write (replaced when complete)"),
+           out: Path = typer.Option(..., "--out", help="The file to write (replaced when complete; a symlink: its "
+                                                        "target; a device or pipe: written through)"),
            with_embeddings: bool = typer.Option(False, "--with-embeddings", help="Include the embedding vectors"),
            as_json: bool = typer.Option(False, "--json", help="Print the report as JSON")) -> None:
     """Export a space, streamed: JSON lines (one object per node, then per relationship) or GraphML

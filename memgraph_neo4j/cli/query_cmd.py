@@ -13,6 +13,7 @@ from rich.markup import escape
 from memgraph_neo4j.cli.driver import import_driver
 from memgraph_neo4j.cli.embedder import BackgroundEmbedder, minilm
 from memgraph_neo4j.cli.output import error, fail, missing_space
+from memgraph_neo4j.validation import check_top_k
 
 if TYPE_CHECKING:
     from memgraph_neo4j.api import MemoryGraph
@@ -60,6 +61,15 @@ def _memory_of(embedder: BackgroundEmbedder, space: str, ppr_engine: str | None,
         raise typer.Exit(1) from None
 
 
+def _top_k(value: int) -> int:
+    """The API's check (validation.py) as a usage error, before Neo4j is asked anything."""
+    try:
+        check_top_k(value)
+    except ValueError as exc:
+        raise typer.BadParameter(str(exc)) from None
+    return value
+
+
 METHOD_HELP = ("dense | bm25 | hipporag2 | memgraphrag; conversation memory: hybrid | hybrid-expand | "
                "hybrid-context | hybrid-ppr (System-1) | dual (System-1 + System-2, needs a chat model)")
 
@@ -69,7 +79,7 @@ def query(text: str = typer.Argument(..., help="The question"),
           method: str = typer.Option("memgraphrag", help=METHOD_HELP),
           mode: str | None = typer.Option(None, help="dual | system1: conversation memory's routes (overrides "
                                                      "--method; dual asks the MEMGRAPH_LLM_MODEL chat model)"),
-          top_k: int = typer.Option(5, "--top-k", min=1, help="Passages to return"),
+          top_k: int = typer.Option(5, "--top-k", callback=_top_k, help="Passages to return"),
           ppr_engine: str | None = typer.Option(None, "--ppr-engine", help=ENGINE_HELP),
           layer_search: str | None = typer.Option(None, "--layer-search", help=LAYERS_HELP),
           as_json: bool = typer.Option(False, "--json", help="Machine-readable output")) -> None:
@@ -94,7 +104,7 @@ def query(text: str = typer.Argument(..., help="The question"),
 def ask(text: str = typer.Argument(..., help="The question"),
         space: str = typer.Option("default", help="Memory space"),
         method: str = typer.Option("memgraphrag", help="dense | bm25 | hipporag2 | memgraphrag"),
-        top_k: int = typer.Option(5, "--top-k", min=1, help="Passages in the context"),
+        top_k: int = typer.Option(5, "--top-k", callback=_top_k, help="Passages in the context"),
         ppr_engine: str | None = typer.Option(None, "--ppr-engine", help=ENGINE_HELP),
         layer_search: str | None = typer.Option(None, "--layer-search", help=LAYERS_HELP),
         model: str | None = typer.Option(None, help="Chat model (default MEMGRAPH_LLM_MODEL)"),

@@ -92,7 +92,15 @@ def load_openie(path: str | Path) -> OpenIEFile:
         if len(found) != 1:
             raise FileNotFoundError(f"expected exactly one openie_*.json in {path}, found {len(found)}")
         path = found[0]
-    data = json.loads(path.read_text(encoding="utf-8"))
+    if path.exists() and not path.is_file():  # a pipe or a device: reading it would block or never end
+        raise ValueError(f"{path}: not a regular file; give the OpenIE JSON file")
+    try:
+        data = json.loads(path.read_text(encoding="utf-8"))
+    except json.JSONDecodeError as exc:
+        raise ValueError(f"{path}: invalid JSON at line {exc.lineno}, column {exc.colno}: {exc.msg} "
+                         "(expected HippoRAG OpenIE JSON)") from None
+    except UnicodeDecodeError as exc:
+        raise ValueError(f"{path}: not valid UTF-8 text ({exc.reason} at byte {exc.start})") from None
     raw_docs = data.get("docs") if isinstance(data, dict) else None
     if not isinstance(raw_docs, list):
         raise ValueError(f"{path}: expected a JSON object with a 'docs' list (HippoRAG OpenIE format)")

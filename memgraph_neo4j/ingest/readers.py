@@ -10,6 +10,7 @@ formats fill ``Document.sections`` (page, heading path) for the passages' proven
 from __future__ import annotations
 
 import json
+import stat
 from collections.abc import Iterator, Sequence
 from pathlib import Path
 from typing import Any
@@ -24,6 +25,7 @@ __all__ = [
     "EmptyFileError",
     "ReaderError",
     "Section",
+    "check_path",
     "iter_path",
     "read_hotpotqa_corpus",
     "read_musique_corpus",
@@ -52,8 +54,7 @@ def iter_path(path: str | Path, text_field: TextFields = None) -> Iterator[Docum
     large file is never held whole (formats/text.py). A file named on its own that holds no text raises
     EmptyFileError ("no text in ..."); a folder skips such files, and raises it when none has text."""
     path = Path(path)
-    if not path.exists():
-        raise FileNotFoundError(f"no such file or directory: {path}")
+    check_path(path)
     if not path.is_dir():
         yield from _file_documents(path, text_field)
         return
@@ -72,6 +73,23 @@ def iter_path(path: str | Path, text_field: TextFields = None) -> Iterator[Docum
     if not found:
         raise EmptyFileError(f"no text in {path}: no file in it has text to ingest (read: "
                              f"{', '.join(sorted(SUPPORTED_EXTENSIONS))})")
+
+
+_NOT_REGULAR = ((stat.S_ISFIFO, "a named pipe (FIFO)"), (stat.S_ISSOCK, "a socket"),
+                (stat.S_ISCHR, "a character device"), (stat.S_ISBLK, "a block device"))
+
+
+def check_path(path: Path) -> None:
+    """A file or folder to read, or a clear error: reading a pipe or a device would block or never end
+    (a folder's walk skips them: it reads regular files only)."""
+    try:
+        mode = path.stat().st_mode
+    except FileNotFoundError:
+        raise FileNotFoundError(f"no such file or directory: {path}") from None
+    if not (stat.S_ISDIR(mode) or stat.S_ISREG(mode)):
+        kind = next((name for test, name in _NOT_REGULAR if test(mode)), "not a regular file")
+        raise ReaderError(f"{path}: {kind}, not a file or folder; ingest reads regular files only "
+                          "(copy the data to a file first)")
 
 
 def _file_documents(path: Path, text_field: TextFields) -> Iterator[Document]:

@@ -15,6 +15,8 @@ if TYPE_CHECKING:  # the ontology module imports us; avoid the cycle at runtime
     from memgraph_neo4j.memory.ontology import Ontology
 
 __all__ = [
+    "MAX_KEY_CHARS",
+    "bounded_key",
     "content_hash",
     "normalize_entity_name",
     "normalize_relation",
@@ -113,6 +115,18 @@ def normalize_entity_name(text: str) -> str:
         s = s.lstrip(_LEAD_STRIP).rstrip(_TRAIL_STRIP).strip()
         if s == before:
             return s
+
+
+# An indexed key longer than this is cut and given a hash of the whole: a range index entry must stay under
+# ~8 KB (4 bytes per character at most; a longer title failed its passage's write).
+MAX_KEY_CHARS = 1000
+
+
+def bounded_key(key: str) -> str:
+    """`key` itself, or, past MAX_KEY_CHARS, its start and a hash of the whole (still one key per text)."""
+    if len(key) <= MAX_KEY_CHARS:
+        return key
+    return key[:MAX_KEY_CHARS - 33] + "#" + content_hash(key)
 
 
 def content_hash(*parts: str | bytes) -> str:

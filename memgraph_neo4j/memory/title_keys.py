@@ -11,15 +11,16 @@ retrieval reads its titles instead, with the same result.
 
 from __future__ import annotations
 
-from memgraph_neo4j.memory.normalize import normalize_entity_name
+from memgraph_neo4j.memory.normalize import bounded_key, normalize_entity_name
 from memgraph_neo4j.repository.passages import unkeyed_titles, write_title_keys
 from memgraph_neo4j.store import GraphStore
 
 
 def title_key(title: str | None) -> str | None:
     """None for an untitled passage; "" for a title without a word (stored, so that the passage does
-    not count as missing its key; no question span has that key)."""
-    return None if title is None else normalize_entity_name(title)
+    not count as missing its key; no question span has that key). A key past MAX_KEY_CHARS is cut and
+    hashed (normalize.bounded_key): the passage keeps its whole title, the index a bounded key."""
+    return None if title is None else bounded_key(normalize_entity_name(title))
 
 
 def backfill_title_keys(store: GraphStore, space: str | None = None) -> tuple[int, int]:

@@ -3,7 +3,11 @@
 Both statements are streamed in one read transaction (GraphStore.stream) straight into the file, so a
 space of any size is never held in memory. Nodes are keyed `Label:id` (their first label among the
 memory's kinds), stable across exports; relationships carry their Neo4j element id. Embeddings are
-left out unless asked for. The file appears only when complete (written beside it, then renamed).
+left out unless asked for. A regular file appears (or is replaced, keeping its mode) only when complete:
+written beside it, then renamed. A symlink is followed: its target is replaced, the link stays. A device
+or a pipe (/dev/stdout, a FIFO) is written through once the export is complete (it is first written to
+a temporary file, so a retried read transaction does not write it twice), never replaced. A write error
+(ENOSPC on /dev/full or a full disk) is raised as an OSError naming the path.
 
 - jsonl: one object per line, nodes first:
   `{"kind": "node", "key", "labels", "properties"}`,
@@ -16,10 +20,13 @@ left out unless asked for. The file appears only when complete (written beside i
 
 from __future__ import annotations
 
+import errno
 import json
 import os
 import re
 import shutil
+import stat
+import tempfile
 import time
 from collections.abc import Iterator
 from contextlib import suppress
@@ -70,19 +77,48 @@ class ExportRepository(Repository):
         if fmt not in FORMATS:
             raise ValueError(f"format {fmt!r}: use one of {', '.join(FORMATS)}")
         began, path = time.monotonic(), Path(path)
-        path.parent.mkdir(parents=True, exist_ok=True)
+        target, through = _target(path)
         params = {"space": self.space, "kinds": KINDS, "embeddings": with_embeddings}
         statements = [("admin/export_nodes", params), ("admin/export_relationships", params)]
-        partial = path.with_name(path.name + ".partial")
+        scratch = Path(tempfile.mkdtemp(prefix="memgraph-export-")) if through else None
+        partial = scratch / "export.partial" if scratch else target.with_name(target.name + ".partial")
         writer = _JsonLines(partial) if fmt == "jsonl" else _GraphML(partial, self.space)
         try:
+            if not through:
+                target.parent.mkdir(parents=True, exist_ok=True)
             report = self.store.stream(statements, writer.write)
-            os.replace(partial, path)
+            size = partial.stat().st_size
+            if through:
+                with partial.open("rb") as source, target.open("wb") as out:
+                    shutil.copyfileobj(source, out)
+            else:
+                with suppress(FileNotFoundError):
+                    shutil.copymode(target, partial)  # a replaced file keeps its permissions
+                os.replace(partial, target)
+        except OSError as exc:
+            if exc.filename is not None:
+                raise
+            raise type(exc)(exc.errno, exc.strerror or str(exc), str(path)) from None
         finally:
             writer.cleanup()
+            if scratch:
+                shutil.rmtree(scratch, ignore_errors=True)
         report.path, report.format = str(path), fmt
-        report.bytes, report.seconds = path.stat().st_size, time.monotonic() - began
+        report.bytes, report.seconds = size, time.monotonic() - began
         return report
+
+
+def _target(path: Path) -> tuple[Path, bool]:
+    """The file to write (a symlink's target, so the link stays) and whether it is written through
+    (an existing device, pipe or socket: never replaced by a regular file)."""
+    target = Path(os.path.realpath(path))
+    try:
+        mode = target.stat().st_mode
+    except FileNotFoundError:
+        return target, False
+    if stat.S_ISDIR(mode):
+        raise IsADirectoryError(errno.EISDIR, "is a folder; give a file name", str(path))
+    return target, not stat.S_ISREG(mode)
 
 
 def _count(report: ExportReport, index: int, row: dict[str, Any]) -> None:

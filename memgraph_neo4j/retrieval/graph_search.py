@@ -17,6 +17,7 @@ from contextlib import nullcontext
 from dataclasses import dataclass
 
 from memgraph_neo4j.contracts import fact_states, schema_states
+from memgraph_neo4j.memory.normalize import bounded_key
 from memgraph_neo4j.repository.layers import LayerHits, LayerRequest, MemoryState
 from memgraph_neo4j.repository.search import QuestionNames
 from memgraph_neo4j.retrieval import seeds as seed_math
@@ -86,9 +87,10 @@ class GraphRetriever(ABC):
         """The memory state and what the question's candidate names name, in one read."""
         config = self.seed_config
         keys = sorted({s.key for s in spans})
+        titles = sorted({bounded_key(k) for k in keys})  # as title keys are stored (memory/title_keys.py)
         return self.context.search.state_and_names(self.context.projections.prefix,
                                                    keys if config.named_entity_weight > 0 else [],
-                                                   keys if config.title_weight > 0 else [])
+                                                   titles if config.title_weight > 0 else [])
 
     def _named(self, spans: list[Span], found: QuestionNames, version: int) -> tuple[list[str], list[str]]:
         entities = [e for key in longest_matches(spans, found.entities) for e in found.entities[key]]

@@ -19,7 +19,7 @@ import re
 from collections.abc import Callable, Collection, Mapping
 from dataclasses import dataclass
 
-from memgraph_neo4j.memory.normalize import normalize_entity_name
+from memgraph_neo4j.memory.normalize import bounded_key, normalize_entity_name
 from memgraph_neo4j.retrieval.stopwords import FUNCTION_WORDS
 
 MAX_SPAN_WORDS = 12  # long titles ("Alexander and the Terrible, Horrible, No Good, Very Bad Day")
@@ -72,7 +72,7 @@ def titled_passages(spans: list[Span], by_key: Mapping[str, list[str]]) -> list[
     """Passages whose whole title one of the spans is, in span order (`by_key`: passage ids by title key)."""
     found: list[str] = []
     for span in spans:
-        found.extend(p for p in by_key.get(span.key, ()) if p not in found)
+        found.extend(p for p in by_key.get(bounded_key(span.key), ()) if p not in found)
     return found
 
 
@@ -88,7 +88,7 @@ class TitleIndex:
         if self._index is None or self._index[0] != version:
             by_key: dict[str, list[str]] = {}
             for passage_id, title in self.read():
-                if key := normalize_entity_name(title):
+                if key := bounded_key(normalize_entity_name(title)):
                     by_key.setdefault(key, []).append(passage_id)
             self._index = (version, by_key)
         return self._index[1]

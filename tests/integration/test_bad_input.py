@@ -321,3 +321,4 @@ def test_json_records_without_text(store, test_store, kept, tmp_path):
     (tmp_path / "r.json").write_text(json.dumps([{"text": "  "}, {"text": ""}]))
     refused(store, test_store, kept, tmp_path / "r.json", EmptyFileError,
             r"^no text in .*r\.json: no record holds text; nothing to ingest$")
+

@@ -10,7 +10,7 @@ PACKAGE = Path(__file__).resolve().parents[2] / "memgraph_neo4j"
 
 # top-level module or sub-package -> layer; a module may import its own package and lower layers
 LAYERS = {
-    "versions": 0, "config": 0, "contracts": 0,
+    "versions": 0, "config": 0, "contracts": 0, "validation": 0,
     "store": 1, "embeddings": 1, "llm": 1,
     "server": 2,
     "repository": 3,

@@ -1,0 +1,33 @@
+"""Checks of what a caller asks for, in one place for the API, the CLI and the MCP tools (which all go
+through `MemoryGraph`): each refuses with one line naming the value and what is allowed."""
+
+from __future__ import annotations
+
+from typing import Any
+
+# Passages (and entities) one search returns at most: far more than any reader uses, and far below the
+# LIMIT a statement takes (top_k is multiplied for the candidates fetched; 10^9 overflowed it).
+MAX_TOP_K = 10_000
+
+
+def _count(value: Any) -> bool:
+    return isinstance(value, int) and not isinstance(value, bool)
+
+
+def check_top_k(top_k: Any, top_m: Any = 0) -> None:
+    if not _count(top_k) or not 1 <= top_k <= MAX_TOP_K:
+        raise ValueError(f"top_k must be >= 1 and <= {MAX_TOP_K:,} (passages to return), not {top_k!r}")
+    if not _count(top_m) or not 0 <= top_m <= MAX_TOP_K:
+        raise ValueError(f"top_m must be >= 0 and <= {MAX_TOP_K:,} (entities to return), not {top_m!r}")
+
+
+def check_question(question: Any) -> None:
+    if not isinstance(question, str):
+        raise TypeError(f"the question must be a string, not {type(question).__name__}")
+    if not question.strip():
+        raise ValueError("the question is empty: give words to search for")
+
+
+def check_batch_size(batch_size: Any) -> None:
+    if not _count(batch_size) or batch_size < 1:
+        raise ValueError(f"batch_size must be >= 1 (chunks per extraction batch), not {batch_size!r}")
