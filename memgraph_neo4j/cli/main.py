@@ -90,8 +90,17 @@ def __getattr__(name: str) -> Any:
     raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
 
 
+def quiet_driver() -> None:
+    """The driver's own log lines (a defunct connection, ...) kept off stderr: a command that fails says
+    so in one line of its own (the store's errors name the server and what to do)."""
+    import logging
+
+    logging.getLogger("neo4j").addHandler(logging.NullHandler())  # no handler: Python's last resort prints
+
+
 def main() -> None:
     """The console script: `query` from its own app, every other command from the whole one."""
+    quiet_driver()
     if sys.argv[1:2] != ["query"]:
         full_app()()
         return

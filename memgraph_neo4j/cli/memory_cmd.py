@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import importlib
 import json
+import sys
 from pathlib import Path
 
 import typer
@@ -61,7 +62,8 @@ def ingest(
         with MemoryGraph(space=space, ontology=ontology, extractor=extractor, **options) as memory:
             if extractor == "openai" and not dry_run:
                 memory.extractor.chat.client  # no key and no local server: say so now, not once per chunk
-            report = memory.ingest(paths, batch_size=batch_size, dry_run=dry_run)
+            # the bar only on a terminal: piped or logged, stderr holds just what went wrong
+            report = memory.ingest(paths, batch_size=batch_size, dry_run=dry_run, progress=sys.stderr.isatty())
     except (StoreError, ValueError, FileNotFoundError) as exc:
         fail(str(exc))
     if report.passages == 0:
