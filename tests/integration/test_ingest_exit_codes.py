@@ -125,3 +125,15 @@ def test_some_chunks_failed_exits_3_and_the_report_carries_the_causes(neo4j_conn
         assert again.stderr.strip() == ""
     finally:
         delete_space(store, space)
+
+
+def test_a_run_the_budget_stopped_exits_3(neo4j_connection, store, stub, tmp_path):
+    stub.mode = "ok"
+    space = f"t_exit_budget_{uuid.uuid4().hex[:8]}"
+    try:
+        ran = ingest(neo4j_connection, stub, corpus(tmp_path, 6, 0), space, "--budget-tokens", "20")
+        assert ran.returncode == 3, ran.stderr
+        [line] = ran.stderr.strip().splitlines()
+        assert line.startswith("warning: the budget stopped the run: ") and "left for the next ingest" in line
+    finally:
+        delete_space(store, space)
