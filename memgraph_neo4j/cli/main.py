@@ -90,9 +90,18 @@ def __getattr__(name: str) -> Any:
     raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
 
 
+def quiet_driver() -> None:
+    """The driver's own log lines (a defunct connection, ...) kept off stderr: a command that fails says
+    so in one line of its own (the store's errors name the server and what to do)."""
+    import logging
+
+    logging.getLogger("neo4j").addHandler(logging.NullHandler())  # no handler: Python's last resort prints
+
+
 def main() -> None:
     """The console script: `query` from its own app, every other command from the whole one. A bad
     setting (MEMGRAPH_*) ends any command with its one-line message and exit code 1, not a traceback."""
+    quiet_driver()
     try:
         _run()
     except ValueError as exc:

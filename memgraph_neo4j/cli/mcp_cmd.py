@@ -17,6 +17,9 @@ def mcp(space: list[str] = typer.Option(["default"], "--space", help="Memory spa
                                       "(streamable HTTP at http://HOST:PORT/mcp)"),
         host: str = typer.Option("127.0.0.1", help="HTTP: address to listen on"),
         port: int = typer.Option(8765, min=1, max=65535, help="HTTP: port to listen on"),
+        token: str | None = typer.Option(None, envvar="MEMGRAPH_MCP_TOKEN", show_envvar=True,
+                                         help="HTTP: bearer token every request must carry (required when --host "
+                                              "is not a loopback address)"),
         extractor: str = typer.Option("offline", help="Extractor of write_memory: offline (no LLM) | openai "
                                       "(OPENAI_API_KEY, MEMGRAPH_LLM_MODEL)"),
         ppr_engine: str | None = typer.Option(None, "--ppr-engine", help=ENGINE_HELP),
@@ -37,7 +40,7 @@ def mcp(space: list[str] = typer.Option(["default"], "--space", help="Memory spa
         settings = Settings()
         retrieval = settings.retrieval_config(ppr_engine=ppr_engine, layer_search=layer_search)
         serve(space, transport=transport, host=host, port=port, settings=settings, extractor=extractor,
-              retrieval=retrieval)
+              retrieval=retrieval, token=token or None)
     except (StoreError, ValueError) as exc:  # stdout belongs to the protocol: the error goes to stderr
         fail(" ".join(str(exc).split()))  # one line, also when the driver's message has several
     except KeyboardInterrupt:

@@ -4,15 +4,51 @@ from __future__ import annotations
 
 import importlib
 import json
+import sys
 from pathlib import Path
 
 import typer
 from rich.console import Console
 from rich.table import Table
 
-from memgraph_neo4j.cli.output import fail, read_space
+from memgraph_neo4j.cli.output import fail, read_space, warning
 
 out = Console()
+EXIT_PARTIAL = 3  # some chunks failed or the budget stopped the run (README: Exit codes)
+HINTS = (("401", "check OPENAI_API_KEY"), ("AuthenticationError", "check OPENAI_API_KEY"),
+         ("PermissionDeniedError", "check OPENAI_API_KEY"), ("not OpenAI-compatible", "check --base-url"),
+         ("NotFoundError", "check --base-url and --model"), ("APIConnectionError", "check --base-url"))
+
+
+def failure_line(report, endpoint: str | None) -> str | None:
+    """One line on the chunks that failed and why (the first cause, with what to do); None if none did."""
+    if not report.failed:
+        return None
+    cause = next(iter(report.failed_causes), "unknown error")
+    hint = next((h for needle, h in HINTS if needle in cause),
+                "run the ingest again (failed chunks are retried); `memgraph-neo4j stats` lists them")
+    where = f" from {endpoint}" if endpoint else ""
+    return (f"{report.failed} of {report.extracted + report.failed} chunks failed: {' '.join(cause.split())[:240]}"
+            f"{where}: {hint}")
+
+
+def _endpoint(extractor) -> str | None:
+    client = getattr(getattr(extractor, "chat", None), "_client", None)
+    return str(client.base_url) if client is not None else None
+
+
+def _finish(report, endpoint: str | None) -> None:
+    """The exit code: 1 when chunks failed and none was extracted, 3 when some failed or the budget
+    stopped the run, else 0 (a rerun with nothing left to extract included)."""
+    line = failure_line(report, endpoint)
+    if line and not report.extracted:
+        fail(line)
+    if report.skipped_budget:
+        line = (f"{line}; " if line else "") + (f"the budget stopped the run: {report.skipped_budget} chunks "
+                                                "left for the next ingest")
+    if line:
+        warning(line)
+        raise typer.Exit(EXIT_PARTIAL)
 
 
 def _load_object(spec: str):
@@ -61,7 +97,9 @@ def ingest(
         with MemoryGraph(space=space, ontology=ontology, extractor=extractor, **options) as memory:
             if extractor == "openai" and not dry_run:
                 memory.extractor.chat.client  # no key and no local server: say so now, not once per chunk
-            report = memory.ingest(paths, batch_size=batch_size, dry_run=dry_run)
+            # the bar only on a terminal: piped or logged, stderr holds just what went wrong
+            report = memory.ingest(paths, batch_size=batch_size, dry_run=dry_run, progress=sys.stderr.isatty())
+            endpoint = _endpoint(memory.extractor)
     except (StoreError, ValueError, FileNotFoundError) as exc:
         fail(str(exc))
     if report.passages == 0:
@@ -69,6 +107,8 @@ def ingest(
              "nothing was written")
     if as_json:
         typer.echo(report.model_dump_json(indent=2))
+        if not dry_run:
+            _finish(report, endpoint)
         return
     if dry_run:
         out.print(f"dry run: {report.passages} passages, ~{report.estimated_tokens} tokens would be spent")
@@ -80,6 +120,7 @@ def ingest(
               f"{report.conflicts} conflicts ({report.conflicts_resolved} resolved, "
               f"{report.conflicts_to_review} to review); "
               f"{report.usage.prompt_tokens + report.usage.completion_tokens} tokens; {report.seconds:.1f}s")
+    _finish(report, endpoint)
 
 
 def stats(space: str = typer.Option("default", help="Memory space"),

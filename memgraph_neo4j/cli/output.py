@@ -17,6 +17,10 @@ def error(message: object) -> None:
     err.print(f"[red]error:[/red] {escape(str(message))}", highlight=False, soft_wrap=True)
 
 
+def warning(message: object) -> None:
+    err.print(f"[yellow]warning:[/yellow] {escape(str(message))}", highlight=False, soft_wrap=True)
+
+
 def fail(message: object) -> None:
     error(message)
     raise typer.Exit(1)

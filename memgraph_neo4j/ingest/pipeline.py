@@ -30,7 +30,8 @@ class IngestReport(BaseModel):
     passages: int = 0
     passages_new: int = 0
     extracted: int = 0
-    failed: int = 0
+    failed: int = 0  # chunks whose extraction failed this run (kept as failed; the next ingest retries them)
+    failed_causes: dict[str, int] = {}  # their errors, distinct (the first MAX_CAUSES), with chunk counts
     skipped_budget: int = 0
     facts: int = 0
     dropped_facts: int = 0
@@ -44,6 +45,9 @@ class IngestReport(BaseModel):
     usage: Usage = Usage()
     estimated_tokens: int | None = None
     seconds: float = 0.0
+
+
+MAX_CAUSES = 10
 
 
 def passage_rows(documents: list[Document], tokens: int, overlap: int) -> list[PassageRow]:
@@ -230,6 +234,10 @@ def tally(report: IngestReport, outcomes, written, promoted: int, activated: int
         report.conflicts_to_review += checked.needs_review
         report.usage = report.usage + checked.usage
     report.extracted += sum(o.ok for o in outcomes)
+    for o in outcomes:
+        if not o.ok and not o.skipped and o.error:
+            if o.error in report.failed_causes or len(report.failed_causes) < MAX_CAUSES:
+                report.failed_causes[o.error] = report.failed_causes.get(o.error, 0) + 1
     report.skipped_budget += sum(o.skipped for o in outcomes)
     report.failed += written.failed
     report.facts += written.facts

@@ -123,6 +123,9 @@ class OpenAIChat:
         except openai.APITimeoutError as exc:
             # One exception type for timeouts whatever the provider.
             raise TimeoutError(f"{self.model}: no answer within {self.timeout:g}s") from exc
+        if isinstance(resp, str):  # the SDK hands back a body that is not JSON as it came
+            raise ValueError(f"{self.model}: the answer of {self.client.base_url} is not OpenAI-compatible JSON "
+                             f"({' '.join(resp.split())[:80]!r})")
         text = (resp.choices[0].message.content or "") if resp.choices else ""
         if resp.usage is not None:
             usage = _usage(self.price, resp.usage.prompt_tokens or 0, resp.usage.completion_tokens or 0)

@@ -8,6 +8,8 @@ client gets the SDK's generic "Error executing tool NAME" and the traceback stay
 
 from __future__ import annotations
 
+import hmac
+import ipaddress
 import re
 from collections.abc import Sequence
 from typing import Any, Literal
@@ -91,16 +93,65 @@ def build_server(pool: SpacePool) -> MemoryServer:
     return server
 
 
+TOKEN_ENV = "MEMGRAPH_MCP_TOKEN"
+
+
+def loopback(host: str) -> bool:
+    if host == "localhost":
+        return True
+    try:
+        return ipaddress.ip_address(host).is_loopback
+    except ValueError:
+        return False  # a host name: may resolve to any interface
+
+
+def check_http_token(host: str, token: str | None) -> None:
+    """ValueError when HTTP would serve beyond this machine without a bearer token: anyone who reaches the
+    port could read and rewrite the memory."""
+    if not token and not loopback(host):
+        raise ValueError(f"--host {host} serves the memory beyond this machine: give a bearer token with --token "
+                         f"or {TOKEN_ENV} (clients send `Authorization: Bearer TOKEN`), or listen on 127.0.0.1")
+
+
+class BearerToken:
+    """ASGI middleware: every HTTP request needs `Authorization: Bearer TOKEN` (constant-time compare)."""
+
+    def __init__(self, app: Any, token: str) -> None:
+        self.app, self._expected = app, f"Bearer {token}".encode()
+
+    async def __call__(self, scope: dict, receive: Any, send: Any) -> None:
+        if scope["type"] == "http":
+            given = dict(scope.get("headers") or []).get(b"authorization", b"")
+            if not hmac.compare_digest(given, self._expected):
+                body = b'{"error": "unauthorized: send Authorization: Bearer TOKEN"}'
+                await send({"type": "http.response.start", "status": 401,
+                            "headers": [(b"content-type", b"application/json"), (b"www-authenticate", b"Bearer"),
+                                        (b"content-length", str(len(body)).encode())]})
+                await send({"type": "http.response.body", "body": body})
+                return
+        await self.app(scope, receive, send)
+
+
+def http_app(server: MemoryServer, host: str, token: str | None) -> Any:
+    app = server.streamable_http_app(host=host)
+    return BearerToken(app, token) if token else app
+
+
 def serve(spaces: Sequence[str], transport: Transport = "stdio", host: str = "127.0.0.1", port: int = 8765,
-          pool: SpacePool | None = None, **pool_options: Any) -> None:
-    """Run until the client disconnects (stdio) or the process is stopped (http)."""
+          pool: SpacePool | None = None, token: str | None = None, **pool_options: Any) -> None:
+    """Run until the client disconnects (stdio) or the process is stopped (http). `token`: the bearer
+    token HTTP clients must send; required on an address other than loopback."""
+    if transport == "http":
+        check_http_token(host, token)  # before connecting to anything
     pool = pool or SpacePool(spaces, **pool_options)
     try:
         server = build_server(pool)
         if transport == "stdio":
             server.run("stdio")
         elif transport == "http":
-            server.run("streamable-http", host=host, port=port)
+            import uvicorn
+
+            uvicorn.run(http_app(server, host, token), host=host, port=port, log_level="warning")
         else:
             raise ValueError(f"transport {transport!r}: choose stdio or http")
     finally:

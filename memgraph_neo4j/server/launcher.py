@@ -165,7 +165,7 @@ class LocalNeo4j:
 
         driver = GraphDatabase.driver(self.bolt_uri, auth=("neo4j", self.password()),
                                       connection_timeout=timeout, max_transaction_retry_time=0)
-        return GraphStore(driver, uri=self.bolt_uri)
+        return GraphStore(driver, uri=self.bolt_uri, retry=0)  # a probe: one attempt
 
     def _probe(self, timeout: float = 5.0) -> str | None:
         """gds.version() if the server answers a query, else None."""

@@ -1,7 +1,9 @@
 """Driver factory and the one gateway through which the program talks to Neo4j.
 
-Reads and writes go through driver-managed transactions (`execute_read` / `execute_write`), so
-`neo4j://` routing clusters retry on leader changes; statements come from `cypher/` by name.
+Reads and writes go through driver-managed transactions (`execute_read` / `execute_write`), tried
+again by store/retry.py (one budget per outage, shared by the store's threads), so `neo4j://` routing
+clusters retry on leader changes and a dead server is reported within seconds; statements come from
+`cypher/` by name.
 """
 
 from __future__ import annotations
@@ -18,6 +20,7 @@ from neo4j.graph import Node, Path, Relationship
 
 from memgraph_neo4j.config import Connection
 from memgraph_neo4j.store.cypher import CypherLibrary, default_library
+from memgraph_neo4j.store.retry import ACQUIRE_SECONDS, CONNECT_SECONDS, NO_DRIVER_RETRY, RETRY_SECONDS, Retry
 
 T = TypeVar("T")
 _NO_GDS = re.compile(r"(procedure with the name|[Uu]nknown function) [`']gds\.")
@@ -75,11 +78,14 @@ def _plain(record: Record) -> dict[str, Any]:
 
 class GraphStore:
     def __init__(self, driver: Driver, database: str = "neo4j", library: CypherLibrary | None = None,
-                 uri: str = "") -> None:
+                 uri: str = "", retry: Retry | float = RETRY_SECONDS) -> None:
+        """`retry`: seconds a statement is tried again while the server does not answer (0: once), or
+        the Retry of another store on the same driver (one outage, one budget)."""
         self.driver = driver
         self.database = database
         self.cypher = library or default_library()
         self.uri = uri
+        self.retry = retry if isinstance(retry, Retry) else Retry(retry)
 
     @classmethod
     def connect(cls, conn: Connection, verify: bool = True) -> GraphStore:
@@ -87,7 +93,9 @@ class GraphStore:
         # Notifications off: "unknown label/property" warnings on a fresh database are noise here.
         try:
             driver = GraphDatabase.driver(conn.uri, auth=(conn.username, conn.password),
-                                          notifications_min_severity="OFF")
+                                          notifications_min_severity="OFF", connection_timeout=CONNECT_SECONDS,
+                                          connection_acquisition_timeout=ACQUIRE_SECONDS,
+                                          max_transaction_retry_time=NO_DRIVER_RETRY)
         except (ConfigurationError, ValueError) as exc:
             raise StoreError(f"NEO4J_URI {conn.uri!r} is not a Neo4j address ({one_line(exc)}): use "
                              "bolt://host:7687 or neo4j://host:7687") from None
@@ -113,9 +121,10 @@ class GraphStore:
         except AuthError as exc:
             raise _auth_error(self.uri, "neo4j") from exc
         except (ServiceUnavailable, SessionExpired) as exc:
-            raise StoreUnavailable(f"Neo4j at {self.uri} stopped answering while running {name} ({one_line(exc)}): "
-                             "check it with `memgraph-neo4j neo4j status` and run the command again (ingest "
-                             "resumes where it stopped)") from exc
+            raise StoreUnavailable(f"Neo4j at {self.uri} stopped answering while running {name} (no answer "
+                                   f"for {self.retry.seconds:.0f} s: {one_line(exc, 200)}): check the server "
+                                   "(`memgraph-neo4j neo4j status` for the local one) and run the command again "
+                                   "(ingest resumes where it stopped)") from exc
         except ClientError as exc:
             if _NO_GDS.search(exc.message or ""):
                 raise NoGdsError(f"Neo4j at {self.uri} has no Graph Data Science plugin ({name} needs it: "
@@ -171,24 +180,32 @@ class GraphStore:
             self._guard(tx)
             return [self._run(tx, name, params) for name, params in statements]
 
-        with self._errors(statements[0][0] if statements else "write_many"), \
-                self.driver.session(database=self.database) as session:
-            return session.execute_write(run_all)
+        name = statements[0][0] if statements else "write_many"
+        with self._session(name) as session:
+            return self.retry.run(lambda: session.execute_write(run_all), name)
+
+    @contextmanager
+    def _session(self, name: str) -> Iterator[Any]:
+        """A session whose transactions the driver tries once: `self.retry` tries them again."""
+        with self._errors(name), self.driver.session(database=self.database,
+                                                     max_transaction_retry_time=NO_DRIVER_RETRY) as session:
+            yield session
 
     def _execute(self, mode: str, name: str, params: Mapping[str, Any]) -> list[dict[str, Any]]:
-        with self._errors(name), self.driver.session(database=self.database) as session:
+        with self._session(name) as session:
             if mode == "read":
-                return session.execute_read(self._run, name, params)
-            return session.execute_write(self._run_write, name, params)
+                return self.retry.run(lambda: session.execute_read(self._run, name, params), name)
+            return self.retry.run(lambda: session.execute_write(self._run_write, name, params), name)
 
     def write_batched(self, name: str, rows: Iterable[Mapping[str, Any]], /, batch_size: int = 1000,
                       **params: Any) -> list[dict[str, Any]]:
         """`UNWIND $rows AS row ...` statements, one transaction per batch (idempotent MERGEs)."""
         rows = list(rows)
         out: list[dict[str, Any]] = []
-        with self._errors(name), self.driver.session(database=self.database) as session:
+        with self._session(name) as session:
             for batch in _batches(rows, batch_size):
-                out.extend(session.execute_write(self._run_write, name, {**params, "rows": batch}))
+                rows_of = {**params, "rows": batch}
+                out.extend(self.retry.run(lambda: session.execute_write(self._run_write, name, rows_of), name))
         return out
 
     def stream(self, statements: Sequence[tuple[str, Mapping[str, Any]]],
@@ -207,15 +224,16 @@ class GraphStore:
                         yield index, dict(zip(keys, record))
             return consume(rows())
 
-        with self._errors(statements[0][0] if statements else "stream"), \
-                self.driver.session(database=self.database) as session:
-            return session.execute_read(work)
+        name = statements[0][0] if statements else "stream"
+        with self._session(name) as session:
+            return self.retry.run(lambda: session.execute_read(work), name)
 
     def run_implicit(self, name: str, /, **params: Any) -> list[dict[str, Any]]:
         """Auto-commit run, for what a managed transaction cannot hold: schema DDL and
         `CALL {...} IN TRANSACTIONS` batches. Only idempotent statements belong here."""
-        with self._errors(name), self.driver.session(database=self.database) as session:
-            return [_plain(record) for record in session.run(self.cypher.get(name), params)]
+        with self._session(name) as session:
+            return self.retry.run(lambda: [_plain(record) for record in session.run(self.cypher.get(name), params)],
+                                  name)
 
     def run_folder(self, folder: str, **params: Any) -> list[str]:
         """Run every statement of a folder in name order (files are numbered where order matters)."""
@@ -226,7 +244,7 @@ class GraphStore:
 
     def with_library(self, library: CypherLibrary) -> GraphStore:
         """The same driver with another statement folder (tests keep theirs in tests/cypher)."""
-        return GraphStore(self.driver, self.database, library, self.uri)
+        return GraphStore(self.driver, self.database, library, self.uri, self.retry)
 
     def init_schema(self, dimension: int = 384) -> list[str]:
         """Constraints, vector and fulltext indexes; idempotent (IF NOT EXISTS) and awaited."""
