@@ -1,0 +1,292 @@
+"""Data-integrity chaos test: random sequences of ingest, retraction, re-ingest, conflict review, deletion
+of another space, a `spaces delete` of the same space racing an ingest, and SIGKILL of an ingest process
+mid-batch followed by a rerun. After every sequence the space must equal, node for node and edge for
+edge (chaos_space.snapshot: ids, states, relationships, conflicts and their statuses; SIMILAR weights
+within chaos_space.SIMILAR_TOLERANCE), a clean build of the surviving documents, with the same review
+actions replayed on it.
+
+The reference build ingests the surviving documents in one run (default batch size) in the order they
+were first ingested (a document retracted and ingested again keeps its first place), then replays the
+review actions that succeeded, in order, on the conflicts it has. What a retraction keeps by design is
+left out of the comparison (`tombstones`): facts in state `retracted`, conflicts `obsolete` because of
+them, and their relationships.
+
+Hypothesis, derandomised: MEMGRAPH_CHAOS_EXAMPLES sequences (10 in CI) of at most MEMGRAPH_CHAOS_STEPS
+steps (5). MEMGRAPH_CHAOS_EXAMPLES=200 runs it longer; MEMGRAPH_CHAOS_SHRINK=1 minimises a failure.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+import signal
+import subprocess
+import sys
+import threading
+import time
+import uuid
+from pathlib import Path
+
+import pytest
+from chaos_space import (BATCH, LOOSE_TOLERANCE, ROOT, STRICT_TOLERANCE, Snapshot, corpus, differences, memory,
+                         snapshot, tombstones_out)
+from hypothesis import HealthCheck, Phase, settings
+from hypothesis import strategies as st
+from hypothesis.stateful import RuleBasedStateMachine, initialize, precondition, rule, run_state_machine_as_test
+
+from memgraph_neo4j.adjudication import ConflictError
+from memgraph_neo4j.repository.documents import delete_space
+from memgraph_neo4j.retrieval.projection import space_prefix
+
+EXAMPLES = int(os.environ.get("MEMGRAPH_CHAOS_EXAMPLES", "10"))
+STEPS = int(os.environ.get("MEMGRAPH_CHAOS_STEPS", "5"))
+SHRINK = os.environ.get("MEMGRAPH_CHAOS_SHRINK") == "1"
+CHILD = Path(__file__).with_name("chaos_child.py")
+REVIEWS = ("accept", "reject", "revert")
+
+# Behaviour other branches are fixing; the lead flips each to True once merged. The full test checks all
+# of it and is an xfail (not strict) until all three are True; the "today" variant leaves them out.
+DELETE_TAKES_LEASE = False  # `spaces delete` waits for a running ingest's lease
+REINGEST_RESTORES_CONFLICTS = False  # retract + re-ingest: the conflicts come back with their statuses
+BATCH_INDEPENDENT_VECTORS = False  # a stored vector does not depend on the embedding call's batch
+FIXED_ELSEWHERE = DELETE_TAKES_LEASE and REINGEST_RESTORES_CONFLICTS and BATCH_INDEPENDENT_VECTORS
+
+
+def _env(connection) -> dict[str, str]:
+    path = os.pathsep.join(p for p in (str(ROOT), os.environ.get("PYTHONPATH", "")) if p)
+    return {**os.environ, "PYTHONPATH": path, "NEO4J_URI": connection.uri, "NEO4J_USERNAME": connection.username,
+            "NEO4J_PASSWORD": connection.password, "NEO4J_DATABASE": connection.database}
+
+
+def spaces_delete(connection, space: str) -> subprocess.Popen:
+    """`memgraph-neo4j spaces delete SPACE --yes` in its own process."""
+    code = "from memgraph_neo4j.cli.main import main; main()"
+    return subprocess.Popen([sys.executable, "-c", code, "spaces", "delete", space, "--yes"], env=_env(connection),
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+
+
+def delete_finished(proc: subprocess.Popen, space: str) -> None:
+    out, err = proc.communicate(timeout=300)
+    # an empty space (the delete ran before the ingest wrote anything) is "no memory space": fine
+    assert proc.returncode == 0 or "no memory space" in (out + err).lower(), (out, err)
+
+
+def drop(store, space: str) -> None:
+    delete_space(store, space, re.escape(space_prefix(space)) + r"\d+_p.*")
+
+
+class References:
+    """Clean builds by (documents in order, review actions): built once per test run, then reused."""
+
+    def __init__(self, store, test_store, embedder, extractor) -> None:
+        self.store, self.test_store, self.embedder, self.extractor = store, test_store, embedder, extractor
+        self.docs = corpus()
+        self.cache: dict[tuple, Snapshot] = {}
+        self.builds, self.seconds = 0, 0.0
+
+    def snapshot(self, order: tuple[int, ...], reviews: tuple = ()) -> Snapshot:
+        key = (order, reviews)
+        if not order:
+            return Snapshot()
+        if key not in self.cache:
+            began, space = time.monotonic(), f"t_chaosref_{uuid.uuid4().hex[:8]}"
+            try:
+                m = memory(self.store, space, self.embedder, self.extractor)
+                m.ingest([self.docs[i] for i in order], progress=False)
+                replay(m, reviews)
+                self.cache[key] = tombstones_out(snapshot(self.test_store, space))
+            finally:
+                drop(self.store, space)
+            self.builds, self.seconds = self.builds + 1, self.seconds + time.monotonic() - began
+        return self.cache[key]
+
+
+def replay(m, reviews) -> None:
+    present = {c.id for c in m.conflicts.list(limit=1000)}
+    for action, conflict_id in reviews:
+        if conflict_id in present:
+            try:
+                getattr(m.conflicts, action)(conflict_id)
+            except ConflictError:
+                pass  # the space itself said why; the snapshots show any difference it makes
+
+
+class Chaos(RuleBasedStateMachine):
+    store = test_store = connection = embedder = extractor = references = None
+    docs: list = []
+    full = True  # False: no delete racing an ingest, no re-ingest of a retracted document
+    tolerance = STRICT_TOLERANCE
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.space = f"t_chaos_{uuid.uuid4().hex[:8]}"
+        self.order: list[int] = []  # surviving documents, in first-ingest order
+        self.first: dict[int, int] = {}  # document -> its first-ingest position
+        self.ever: set[int] = set()
+        self.reviews: list[tuple[str, str]] = []
+        self.failed = False  # a step failed its own check: the final comparison would only repeat it
+
+    def memory(self, space: str | None = None):
+        return memory(self.store, space or self.space, self.embedder, self.extractor)
+
+    def added(self, indexes) -> None:
+        for i in indexes:
+            self.first.setdefault(i, len(self.first))
+            self.ever.add(i)
+            if i not in self.order:
+                self.order.append(i)
+        self.order.sort(key=self.first.__getitem__)
+
+    def expected(self) -> Snapshot:
+        return self.references.snapshot(tuple(self.order), tuple(self.reviews))
+
+    def got(self) -> Snapshot:
+        return tombstones_out(snapshot(self.test_store, self.space))
+
+    @initialize()
+    def start(self) -> None:
+        drop(self.store, self.space)
+
+    def fresh(self, docs) -> list[int]:
+        """The documents by number; without `full`, none that was retracted (today it comes back without
+        its conflicts' statuses)."""
+        docs = [d % len(self.docs) for d in docs]
+        return docs if self.full else [d for d in docs if d in self.order or d not in self.ever]
+
+    @rule(docs=st.lists(st.integers(0, 7), min_size=1, max_size=3, unique=True))
+    def ingest(self, docs) -> None:
+        docs = self.fresh(docs)
+        if not docs:
+            return
+        self.memory().ingest([self.docs[i] for i in docs], batch_size=BATCH, progress=False)
+        self.added(docs)
+
+    @precondition(lambda self: self.order)
+    @rule(k=st.integers(0, 7))
+    def retract(self, k) -> None:
+        doc = self.order[k % len(self.order)]
+        self.memory().retract([self.docs[doc].id])
+        self.order.remove(doc)
+
+    @precondition(lambda self: self.full and self.ever - set(self.order))
+    @rule(k=st.integers(0, 7))
+    def reingest(self, k) -> None:
+        gone = sorted(self.ever - set(self.order))
+        doc = gone[k % len(gone)]
+        self.memory().ingest([self.docs[doc]], batch_size=BATCH, progress=False)
+        self.added([doc])
+
+    @precondition(lambda self: self.order)
+    @rule(action=st.sampled_from(REVIEWS), k=st.integers(0, 3))
+    def review(self, action, k) -> None:
+        m = self.memory()
+        open_ = sorted(c.id for c in m.conflicts.list(limit=1000) if c.status != "obsolete")
+        if not open_:
+            return
+        conflict = open_[k % len(open_)]
+        try:
+            getattr(m.conflicts, action)(conflict)
+        except ConflictError:
+            return  # e.g. revert with nothing applied: nothing changed
+        self.reviews.append((action, conflict))
+
+    @rule(docs=st.lists(st.integers(0, 7), min_size=1, max_size=2, unique=True), other=st.integers(0, 7))
+    def delete_other_space_during_ingest(self, docs, other) -> None:
+        docs, other_space = self.fresh(docs) or [], f"{self.space}_other"
+        try:
+            self.memory(other_space).ingest([self.docs[other % len(self.docs)]], progress=False)
+            proc = spaces_delete(self.connection, other_space)
+            self.memory().ingest([self.docs[i] for i in docs], batch_size=BATCH, progress=False)
+            delete_finished(proc, other_space)
+            assert snapshot(self.test_store, other_space).empty()
+        finally:
+            drop(self.store, other_space)
+        self.added(docs)
+
+    @precondition(lambda self: self.full)
+    @rule(docs=st.lists(st.integers(0, 7), min_size=2, max_size=3, unique=True))
+    def delete_same_space_during_ingest(self, docs) -> None:
+        """`spaces delete` of this space issued after the ingest's first batch: the result must be one of
+        the two sequential orders (delete then ingest: a clean build of `docs`; ingest then delete: empty)."""
+        docs, procs = [d % len(self.docs) for d in docs], []
+
+        def on_batch(report, done) -> None:
+            if not procs:
+                procs.append(spaces_delete(self.connection, self.space))
+                try:  # today's delete does not wait: give it time to run inside the ingest
+                    procs[0].wait(timeout=8)
+                except subprocess.TimeoutExpired:
+                    pass  # it waits for the ingest's lease: the intended behaviour
+        self.memory().ingest([self.docs[i] for i in docs], batch_size=1, progress=False, on_batch=on_batch)
+        delete_finished(procs[0], self.space)
+        got = self.got()
+        order = tuple(docs)  # a fresh space: the batch in its own order
+        after = self.references.snapshot(order)
+        if got.empty():
+            self.order, self.first, self.ever = [], {}, set()
+        else:
+            diff = differences(got, after, self.tolerance)
+            self.failed = bool(diff)
+            assert not diff, ("after a `spaces delete` racing an ingest the space is neither empty nor a clean "
+                              "build of the ingested batch:\n" + "\n".join(diff))
+            self.order, self.first, self.ever = [], {}, set()
+            self.added(docs)
+        self.reviews = []
+
+    @rule(docs=st.lists(st.integers(0, 7), min_size=1, max_size=3, unique=True), writes=st.integers(1, 12))
+    def sigkill_mid_batch_then_rerun(self, docs, writes) -> None:
+        docs = self.fresh(docs)
+        if not docs:
+            return
+        c = self.connection
+        proc = subprocess.Popen([sys.executable, str(CHILD), c.uri, c.password, self.space,
+                                 ",".join(map(str, docs)), str(writes)], env=_env(c),
+                                stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+        out, err = proc.communicate(timeout=300)
+        assert proc.returncode in (0, -signal.SIGKILL), err[-3000:]
+        self.memory().ingest([self.docs[i] for i in docs], batch_size=BATCH, progress=False)
+        self.added(docs)
+
+    def teardown(self) -> None:
+        try:
+            if self.failed:
+                return
+            want, got = self.expected(), self.got()
+            diff = differences(got, want, self.tolerance)
+            assert not diff, (f"space != clean build of documents {self.order} (first-ingest order) with reviews "
+                              f"{self.reviews}:\n" + "\n".join(diff))
+        finally:
+            drop(self.store, self.space)
+
+
+@pytest.fixture(scope="module")
+def references(store, test_store, minilm):
+    from memgraph_neo4j.extractors.factory import make_extractor
+    from memgraph_neo4j.memory.ontology import load_ontology
+
+    return References(store, test_store, minilm, make_extractor("offline", load_ontology(), minilm))
+
+
+def run_chaos(references, store, test_store, neo4j_connection, full: bool, tolerance: float) -> None:
+    Chaos.full, Chaos.tolerance = full, tolerance
+    Chaos.store, Chaos.test_store, Chaos.connection = store, test_store, neo4j_connection
+    Chaos.embedder, Chaos.extractor, Chaos.references = references.embedder, references.extractor, references
+    Chaos.docs = references.docs
+    phases = [Phase.explicit, Phase.reuse, Phase.generate] + ([Phase.shrink] if SHRINK else [])
+    run_state_machine_as_test(Chaos, settings=settings(
+        max_examples=EXAMPLES, stateful_step_count=STEPS, derandomize=True, deadline=None, database=None,
+        phases=phases, suppress_health_check=list(HealthCheck), print_blob=False))
+
+
+@pytest.mark.xfail(not FIXED_ELSEWHERE, strict=False, reason="needs the fixes of DELETE_TAKES_LEASE, "
+                   "REINGEST_RESTORES_CONFLICTS and BATCH_INDEPENDENT_VECTORS (other branches)")
+def test_chaos_space_equals_a_clean_build_of_its_surviving_documents(references, store, test_store,
+                                                                     neo4j_connection):
+    run_chaos(references, store, test_store, neo4j_connection, full=True, tolerance=STRICT_TOLERANCE)
+
+
+@pytest.mark.skipif(FIXED_ELSEWHERE, reason="the full test above checks all of it")
+def test_chaos_without_the_behaviour_fixed_elsewhere(references, store, test_store, neo4j_connection):
+    """Today's variant: no delete racing an ingest, no re-ingest of a retracted document, SIMILAR weights
+    within LOOSE_TOLERANCE."""
+    run_chaos(references, store, test_store, neo4j_connection, full=False, tolerance=LOOSE_TOLERANCE)
