@@ -97,9 +97,13 @@ def snapshot(test_store, space: str) -> Snapshot:
         if SKIPPED_LABELS & (set(r["source_labels"]) | set(r["target_labels"])):
             continue
         props = {k: v for k, v in r["props"].items() if k not in VOLATILE}
+        ends = (r["source"], r["target"])
         if r["type"] == "SIMILAR":
-            snap.similar.setdefault((r["source"], r["target"]), []).append(props.pop("weight"))
-        snap.edges[(r["type"], r["source"], r["target"], _freeze(props))] += 1
+            # undirected by design (bridge_similar MERGEs it without a direction, the projection is
+            # undirected): which end is the source follows which entity came second, an ingest-order fact
+            ends = tuple(sorted(ends))
+            snap.similar.setdefault(ends, []).append(props.pop("weight"))
+        snap.edges[(r["type"], *ends, _freeze(props))] += 1
     return snap
 
 
