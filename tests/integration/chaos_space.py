@@ -32,9 +32,12 @@ BATCH = 2  # chunks per ingest batch in the chaos runs: a batch of documents spa
 STRICT_TOLERANCE = 1e-5
 LOOSE_TOLERANCE = 2e-3
 
-VOLATILE = {"created_at", "updated_at", "activated_at", "promoted_at", "detected_at", "resolved_at",
-            "checked_at", "ingested_at", "space"}
+VOLATILE = {"space"}  # and every timestamp: a property whose name ends in _at
 SKIPPED_LABELS = {"MemoryState", "IngestLease"}  # the memory version and the lease: bookkeeping
+
+
+def volatile(key: str) -> bool:
+    return key in VOLATILE or key.endswith("_at")
 
 
 def shared_data() -> Path | None:
@@ -59,10 +62,22 @@ def corpus():
     return docs
 
 
-def memory(store, space: str, embedder, extractor="offline"):
+def ontology(threshold: int | None = None):
+    """The shipped ontology (promotion: the percentile rule), or with a fixed promotion threshold tau."""
+    from memgraph_neo4j.memory.ontology import load_ontology
+
+    base = load_ontology()
+    if threshold is None:
+        return base
+    return base.model_copy(update={"promotion": base.promotion.model_copy(
+        update={"threshold": threshold, "percentile": None})})
+
+
+def memory(store, space: str, embedder, extractor="offline", threshold: int | None = None):
     from memgraph_neo4j.api import MemoryGraph
 
-    return MemoryGraph(space=space, store=store, embedder=embedder, extractor=extractor)
+    return MemoryGraph(space=space, store=store, embedder=embedder, extractor=extractor,
+                       ontology=ontology(threshold))
 
 
 def _freeze(value):
@@ -91,12 +106,12 @@ def snapshot(test_store, space: str) -> Snapshot:
         labels = tuple(sorted(r["labels"]))
         if SKIPPED_LABELS & set(labels):
             continue
-        props = {k: v for k, v in r["props"].items() if k not in VOLATILE and v is not None}
+        props = {k: v for k, v in r["props"].items() if not volatile(k) and v is not None}
         snap.nodes[(labels, _freeze(props))] += 1
     for r in test_store.read("chaos_edges", space=space):
         if SKIPPED_LABELS & (set(r["source_labels"]) | set(r["target_labels"])):
             continue
-        props = {k: v for k, v in r["props"].items() if k not in VOLATILE}
+        props = {k: v for k, v in r["props"].items() if not volatile(k)}
         ends = (r["source"], r["target"])
         if r["type"] == "SIMILAR":
             # undirected by design (bridge_similar MERGEs it without a direction, the projection is

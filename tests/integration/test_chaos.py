@@ -22,9 +22,9 @@ import re
 import signal
 import subprocess
 import sys
-import threading
 import time
 import uuid
+from collections import Counter
 from pathlib import Path
 
 import pytest
@@ -43,6 +43,7 @@ STEPS = int(os.environ.get("MEMGRAPH_CHAOS_STEPS", "5"))
 SHRINK = os.environ.get("MEMGRAPH_CHAOS_SHRINK") == "1"
 CHILD = Path(__file__).with_name("chaos_child.py")
 REVIEWS = ("accept", "reject", "revert")
+STATS: Counter = Counter()  # what the runs did (printed with -s): a kill that never landed tests nothing
 
 # Behaviour other branches are fixing; the lead flips each to True once merged. The full test checks all
 # of it and is an xfail (not strict) until all three are True; the "today" variant leaves them out.
@@ -50,6 +51,12 @@ DELETE_TAKES_LEASE = False  # `spaces delete` waits for a running ingest's lease
 REINGEST_RESTORES_CONFLICTS = False  # retract + re-ingest: the conflicts come back with their statuses
 BATCH_INDEPENDENT_VECTORS = False  # a stored vector does not depend on the embedding call's batch
 FIXED_ELSEWHERE = DELETE_TAKES_LEASE and REINGEST_RESTORES_CONFLICTS and BATCH_INDEPENDENT_VECTORS
+# A finding of this test, fixed nowhere yet: under the shipped percentile rule, which schemas are stable
+# depends on the ingest history (the cutoff is taken over what the space holds at each batch; stable is
+# never demoted). The full test runs the shipped rule; the today variant a fixed tau (TODAY_THRESHOLD),
+# under which support only grows with ingest, so the history cannot matter.
+PROMOTION_HISTORY_INDEPENDENT = False
+TODAY_THRESHOLD = 2
 
 
 def _env(connection) -> dict[str, str]:
@@ -84,14 +91,14 @@ class References:
         self.cache: dict[tuple, Snapshot] = {}
         self.builds, self.seconds = 0, 0.0
 
-    def snapshot(self, order: tuple[int, ...], reviews: tuple = ()) -> Snapshot:
-        key = (order, reviews)
+    def snapshot(self, order: tuple[int, ...], reviews: tuple = (), threshold: int | None = None) -> Snapshot:
+        key = (order, reviews, threshold)
         if not order:
             return Snapshot()
         if key not in self.cache:
             began, space = time.monotonic(), f"t_chaosref_{uuid.uuid4().hex[:8]}"
             try:
-                m = memory(self.store, space, self.embedder, self.extractor)
+                m = memory(self.store, space, self.embedder, self.extractor, threshold)
                 m.ingest([self.docs[i] for i in order], progress=False)
                 replay(m, reviews)
                 self.cache[key] = tombstones_out(snapshot(self.test_store, space))
@@ -114,7 +121,9 @@ def replay(m, reviews) -> None:
 class Chaos(RuleBasedStateMachine):
     store = test_store = connection = embedder = extractor = references = None
     docs: list = []
-    full = True  # False: no delete racing an ingest, no re-ingest of a retracted document
+    race_delete = True  # False: no `spaces delete` of the space racing its ingest
+    reingest_retracted = True  # False: no re-ingest of a retracted document
+    threshold: int | None = None  # promotion: None = the shipped percentile rule, else a fixed tau
     tolerance = STRICT_TOLERANCE
 
     def __init__(self) -> None:
@@ -127,7 +136,7 @@ class Chaos(RuleBasedStateMachine):
         self.failed = False  # a step failed its own check: the final comparison would only repeat it
 
     def memory(self, space: str | None = None):
-        return memory(self.store, space or self.space, self.embedder, self.extractor)
+        return memory(self.store, space or self.space, self.embedder, self.extractor, self.threshold)
 
     def added(self, indexes) -> None:
         for i in indexes:
@@ -138,7 +147,7 @@ class Chaos(RuleBasedStateMachine):
         self.order.sort(key=self.first.__getitem__)
 
     def expected(self) -> Snapshot:
-        return self.references.snapshot(tuple(self.order), tuple(self.reviews))
+        return self.references.snapshot(tuple(self.order), tuple(self.reviews), self.threshold)
 
     def got(self) -> Snapshot:
         return tombstones_out(snapshot(self.test_store, self.space))
@@ -146,12 +155,13 @@ class Chaos(RuleBasedStateMachine):
     @initialize()
     def start(self) -> None:
         drop(self.store, self.space)
+        STATS["sequences"] += 1
 
     def fresh(self, docs) -> list[int]:
-        """The documents by number; without `full`, none that was retracted (today it comes back without
+        """The documents by number; without `reingest_retracted`, none that was retracted (today it comes back without
         its conflicts' statuses)."""
         docs = [d % len(self.docs) for d in docs]
-        return docs if self.full else [d for d in docs if d in self.order or d not in self.ever]
+        return docs if self.reingest_retracted else [d for d in docs if d in self.order or d not in self.ever]
 
     @rule(docs=st.lists(st.integers(0, 7), min_size=1, max_size=3, unique=True))
     def ingest(self, docs) -> None:
@@ -168,7 +178,7 @@ class Chaos(RuleBasedStateMachine):
         self.memory().retract([self.docs[doc].id])
         self.order.remove(doc)
 
-    @precondition(lambda self: self.full and self.ever - set(self.order))
+    @precondition(lambda self: self.reingest_retracted and self.ever - set(self.order))
     @rule(k=st.integers(0, 7))
     def reingest(self, k) -> None:
         gone = sorted(self.ever - set(self.order))
@@ -189,6 +199,7 @@ class Chaos(RuleBasedStateMachine):
         except ConflictError:
             return  # e.g. revert with nothing applied: nothing changed
         self.reviews.append((action, conflict))
+        STATS[f"review {action}"] += 1
 
     @rule(docs=st.lists(st.integers(0, 7), min_size=1, max_size=2, unique=True), other=st.integers(0, 7))
     def delete_other_space_during_ingest(self, docs, other) -> None:
@@ -203,7 +214,7 @@ class Chaos(RuleBasedStateMachine):
             drop(self.store, other_space)
         self.added(docs)
 
-    @precondition(lambda self: self.full)
+    @precondition(lambda self: self.race_delete)
     @rule(docs=st.lists(st.integers(0, 7), min_size=2, max_size=3, unique=True))
     def delete_same_space_during_ingest(self, docs) -> None:
         """`spaces delete` of this space issued after the ingest's first batch: the result must be one of
@@ -221,7 +232,8 @@ class Chaos(RuleBasedStateMachine):
         delete_finished(procs[0], self.space)
         got = self.got()
         order = tuple(docs)  # a fresh space: the batch in its own order
-        after = self.references.snapshot(order)
+        after = self.references.snapshot(order, (), self.threshold)
+        STATS[f"race ended {'empty' if got.empty() else 'as the batch'}"] += 1
         if got.empty():
             self.order, self.first, self.ever = [], {}, set()
         else:
@@ -240,10 +252,11 @@ class Chaos(RuleBasedStateMachine):
             return
         c = self.connection
         proc = subprocess.Popen([sys.executable, str(CHILD), c.uri, c.password, self.space,
-                                 ",".join(map(str, docs)), str(writes)], env=_env(c),
+                                 ",".join(map(str, docs)), str(self.threshold or "-"), str(writes)], env=_env(c),
                                 stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
         out, err = proc.communicate(timeout=300)
         assert proc.returncode in (0, -signal.SIGKILL), err[-3000:]
+        STATS["killed" if proc.returncode else "child finished before its kill"] += 1
         self.memory().ingest([self.docs[i] for i in docs], batch_size=BATCH, progress=False)
         self.added(docs)
 
@@ -267,42 +280,54 @@ def references(store, test_store, minilm):
     return References(store, test_store, minilm, make_extractor("offline", load_ontology(), minilm))
 
 
-def run_chaos(references, store, test_store, neo4j_connection, full: bool, tolerance: float) -> None:
-    Chaos.full, Chaos.tolerance = full, tolerance
+def run_chaos(references, store, test_store, neo4j_connection, full: bool, tolerance: float,
+              threshold: int | None = None) -> None:
+    Chaos.tolerance, Chaos.threshold = tolerance, threshold
+    Chaos.race_delete = os.environ.get("MEMGRAPH_CHAOS_RACE", "1" if full else "0") == "1"
+    Chaos.reingest_retracted = os.environ.get("MEMGRAPH_CHAOS_REINGEST", "1" if full else "0") == "1"
     Chaos.store, Chaos.test_store, Chaos.connection = store, test_store, neo4j_connection
     Chaos.embedder, Chaos.extractor, Chaos.references = references.embedder, references.extractor, references
     Chaos.docs = references.docs
+    STATS.clear()
+    began = time.monotonic()
     phases = [Phase.explicit, Phase.reuse, Phase.generate] + ([Phase.shrink] if SHRINK else [])
     run_state_machine_as_test(Chaos, settings=settings(
         max_examples=EXAMPLES, stateful_step_count=STEPS, derandomize=True, deadline=None, database=None,
         phases=phases, suppress_health_check=list(HealthCheck), print_blob=False))
+    print(f"chaos: {dict(STATS)}; {references.builds} reference builds ({references.seconds:.0f} s) in "
+          f"{time.monotonic() - began:.0f} s")
 
 
-@pytest.mark.xfail(not FIXED_ELSEWHERE, strict=False, reason="needs the fixes of DELETE_TAKES_LEASE, "
-                   "REINGEST_RESTORES_CONFLICTS and BATCH_INDEPENDENT_VECTORS (other branches)")
+@pytest.mark.xfail(not (FIXED_ELSEWHERE and PROMOTION_HISTORY_INDEPENDENT), strict=False,
+                   reason="needs DELETE_TAKES_LEASE, REINGEST_RESTORES_CONFLICTS, BATCH_INDEPENDENT_VECTORS (other "
+                   "branches) and PROMOTION_HISTORY_INDEPENDENT (a finding)")
 def test_chaos_space_equals_a_clean_build_of_its_surviving_documents(references, store, test_store,
                                                                      neo4j_connection):
-    run_chaos(references, store, test_store, neo4j_connection, full=True, tolerance=STRICT_TOLERANCE)
+    threshold = os.environ.get("MEMGRAPH_CHAOS_THRESHOLD")  # to look past the promotion finding
+    run_chaos(references, store, test_store, neo4j_connection, full=True, tolerance=STRICT_TOLERANCE,
+              threshold=int(threshold) if threshold else None)
 
 
 @pytest.mark.skipif(FIXED_ELSEWHERE, reason="the full test above checks all of it")
 def test_chaos_without_the_behaviour_fixed_elsewhere(references, store, test_store, neo4j_connection):
     """Today's variant: no delete racing an ingest, no re-ingest of a retracted document, SIMILAR weights
-    within LOOSE_TOLERANCE."""
-    run_chaos(references, store, test_store, neo4j_connection, full=False, tolerance=LOOSE_TOLERANCE)
+    within LOOSE_TOLERANCE, promotion by a fixed threshold."""
+    run_chaos(references, store, test_store, neo4j_connection, full=False, tolerance=LOOSE_TOLERANCE,
+              threshold=TODAY_THRESHOLD)
 
 
-def sequence_equals_clean_build(references, store, test_store, steps, order) -> list[str]:
+def sequence_equals_clean_build(references, store, test_store, steps, order, threshold=None) -> list[str]:
     """Run `steps` ("ingest", docs) / ("retract", doc) on a fresh space; its differences from a clean build."""
     space = f"t_chaos_{uuid.uuid4().hex[:8]}"
     try:
         for step, docs in steps:
-            m = memory(store, space, references.embedder, references.extractor)
+            m = memory(store, space, references.embedder, references.extractor, threshold)
             if step == "ingest":
                 m.ingest([references.docs[i] for i in docs], batch_size=BATCH, progress=False)
             else:
                 m.retract([references.docs[i].id for i in docs])
-        return differences(tombstones_out(snapshot(test_store, space)), references.snapshot(order), LOOSE_TOLERANCE)
+        got = tombstones_out(snapshot(test_store, space))
+        return differences(got, references.snapshot(order, (), threshold), LOOSE_TOLERANCE)
     finally:
         drop(store, space)
 
@@ -313,3 +338,15 @@ def test_schemas_a_retraction_left_without_support_do_not_lower_the_promotion_cu
     schemas (and activated facts) that a clean build of the same documents leaves candidate (pending)."""
     steps = [("ingest", [3, 7]), ("retract", [7]), ("ingest", [2, 3]), ("ingest", [0])]
     assert sequence_equals_clean_build(references, store, test_store, steps, (3, 2, 0)) == []
+
+
+@pytest.mark.xfail(not PROMOTION_HISTORY_INDEPENDENT, strict=False, reason="finding: percentile promotion depends "
+                   "on the ingest history (see PROMOTION_HISTORY_INDEPENDENT)")
+def test_the_percentile_rule_promotes_as_a_clean_build_does(references, store, test_store):
+    """microsoft.md alone has only declared schemas: no undeclared schema to take the percentile of, so the
+    bar is 1 and all of them become stable; a clean build with the MuSiQue passage "Journal of Mathematical
+    Physics" (undeclared co_occurs_with schemas, frequency 1) takes the cutoff over those (bar 2) and leaves
+    microsoft.md's schemas candidate and their facts pending. Stable is never demoted, so the space keeps
+    what its first ingest promoted."""
+    steps = [("ingest", [4]), ("ingest", [6])]
+    assert sequence_equals_clean_build(references, store, test_store, steps, (4, 6)) == []
