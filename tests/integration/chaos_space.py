@@ -33,6 +33,11 @@ STRICT_TOLERANCE = 1e-5
 LOOSE_TOLERANCE = 2e-3
 
 VOLATILE = {"space"}  # and every timestamp: a property whose name ends in _at
+# Symmetric relationships whose stored direction follows the ingest history (which end came second: the
+# new entity of a SIMILAR bridge, the new fact of a CONFLICTS_WITH pair), a finding reported to the lead;
+# nothing reads the direction (bridge_similar MERGEs without one, the PPR projection is undirected,
+# conflict_detail lists the pairs), so they are compared as undirected.
+UNDIRECTED = {"SIMILAR", "CONFLICTS_WITH"}
 SKIPPED_LABELS = {"MemoryState", "IngestLease"}  # the memory version and the lease: bookkeeping
 
 
@@ -113,10 +118,9 @@ def snapshot(test_store, space: str) -> Snapshot:
             continue
         props = {k: v for k, v in r["props"].items() if not volatile(k)}
         ends = (r["source"], r["target"])
-        if r["type"] == "SIMILAR":
-            # undirected by design (bridge_similar MERGEs it without a direction, the projection is
-            # undirected): which end is the source follows which entity came second, an ingest-order fact
+        if r["type"] in UNDIRECTED:
             ends = tuple(sorted(ends))
+        if r["type"] == "SIMILAR":
             snap.similar.setdefault(ends, []).append(props.pop("weight"))
         snap.edges[(r["type"], *ends, _freeze(props))] += 1
     return snap
