@@ -26,9 +26,11 @@ MUSIQUE_INDEXES = [0, 7]  # two passages of corpus.json (HippoRAG, MuSiQue: CC B
 BATCH = 2  # chunks per ingest batch in the chaos runs: a batch of documents spans several batches
 
 # SIMILAR weights are cosines of stored entity vectors. MiniLM's bulk calls (>= 32 texts) run in bf16
-# where the CPU has it (embeddings/minilm_openvino.py), smaller ones in fp32, so today a vector depends on
-# the batch it was embedded in: up to LOOSE_TOLERANCE apart (measured: see test_chaos.py). Once stored
-# vectors are batch-independent (being fixed on another branch), weights agree to float32 rounding.
+# where the CPU has it (embeddings/minilm_openvino.py), smaller ones in fp32, so a vector could depend on
+# the call it was embedded in: up to ~1.2e-3 in weight was reported; LOOSE_TOLERANCE covers that until
+# vectors are batch-independent (another branch). Measured here (AMX/AVX512_BF16 CPU, bulk runtime
+# openvino-bf16): 0.0 between one 40-text call and 40 single calls, and 0.0 in every SIMILAR weight
+# between a one-batch build of the 8 documents and builds in batches of 2 or one ingest per document.
 STRICT_TOLERANCE = 1e-5
 LOOSE_TOLERANCE = 2e-3
 
