@@ -1,12 +1,13 @@
 // Algorithm 1, stage II, in one transaction (a kill cannot leave a schema promoted with its facts
 // still pending): the bar is $threshold, else (percentile rule) one above the frequency at $percentile
-// of the undeclared schemas, else 1; candidates at or above it become stable (stable is never demoted);
+// of the undeclared schemas with support (at frequency 0 only retracted facts are left), else 1;
+// candidates at or above it become stable (stable is never demoted);
 // then the facts written since the last promotion (Unpromoted) whose schema is stable, and every
 // pending fact of a schema promoted now, become active and Unchecked (adjudication scans those); then
 // the Unpromoted marks go. The schema_promotion index makes the candidate MATCH a seek.
 CALL () {
   OPTIONAL MATCH (u:Schema {space: $space})
-  WHERE $threshold IS NULL AND $percentile IS NOT NULL AND NOT coalesce(u.declared, false)
+  WHERE $threshold IS NULL AND $percentile IS NOT NULL AND NOT coalesce(u.declared, false) AND u.frequency > 0
   RETURN CASE WHEN $threshold IS NOT NULL THEN $threshold
               WHEN $percentile IS NULL THEN 1
               ELSE coalesce(percentileDisc(u.frequency, $percentile), 0) + 1 END AS min_frequency
