@@ -8,6 +8,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from memgraph_neo4j.config import AdjudicationConfig, MemoryConfig, RetrievalConfig, Settings
+from memgraph_neo4j.memory.lease import leased
 from memgraph_neo4j.repository.stats import StatsRepository
 from memgraph_neo4j.retrieval import RetrievalContext, RetrievalResult, Retriever, make_retriever
 from memgraph_neo4j.server.connection import open_store
@@ -252,6 +253,7 @@ class MemoryGraph:
 
         return chat_from_environment(self.settings.llm_model)
 
+    @leased
     def categorise(self, chat: ChatClient | None = None, rebuild: bool = False,
                    config: CategoryConfig | None = None) -> HierarchyReport:
         """The category hierarchy over the entities (memory/categories.py): built bottom-up the first
@@ -302,6 +304,7 @@ class MemoryGraph:
         return answer_extractive(self.retriever(method), self.embedder, question, top_k=top_k,
                                  facts_of=self.retrieval.search.facts_of, max_sentences=max_sentences)
 
+    @leased
     def promote(self) -> tuple[int, int]:
         """Recount every schema's support, promote, activate: (schemas promoted, facts activated)."""
         return self.writer.promote(full=True)
@@ -351,19 +354,16 @@ class MemoryGraph:
 
         return DocumentRepository(self.store, self.space).list(limit, skip)[1]
 
+    @leased
     def retract(self, doc_ids: str | Iterable[str]) -> RetractionReport:
-        """Forget documents: their passages go, facts left without evidence become `retracted` (kept),
-        schemas that fell below the promotion bar go back to candidate, conflicts of retracted facts
-        become obsolete and the facts they judged are checked again (when adjudication is on), entities
-        nothing grounds any more go (memory/retract.py). Ingesting the documents again restores them.
-        Unknown ids raise a ValueError before anything changes; a retraction that died half-way is
-        finished by running it again."""
+        """Forget documents (memory/retract.py), then check the facts of the conflicts that became obsolete
+        again (when adjudication is on), all under the space's lease. Ingesting them again restores them.
+        Unknown ids raise a ValueError before anything changes; rerun a retraction that died half-way."""
         from memgraph_neo4j.memory.retract import retract_documents
         from memgraph_neo4j.repository.documents import DocumentRepository
 
         ids = [doc_ids] if isinstance(doc_ids, str) else list(doc_ids)
-        report = retract_documents(DocumentRepository(self.store, self.space), self.writer.facts,
-                                   self.ontology, ids)
+        report = retract_documents(DocumentRepository(self.store, self.space), self.writer.facts, self.ontology, ids)
         if self._check_on_ingest:
             report.adjudication = self.adjudicate()
         return report

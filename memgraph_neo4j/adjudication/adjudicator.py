@@ -25,6 +25,7 @@ from memgraph_neo4j.adjudication.similar import similar_candidates
 from memgraph_neo4j.config import AdjudicationConfig
 from memgraph_neo4j.contracts import AdjudicationReport, ConflictStatus, ConflictType, Review, Usage, Verdict
 from memgraph_neo4j.memory.facts import relation_words
+from memgraph_neo4j.memory.lease import leased
 from memgraph_neo4j.memory.neighbours import SpaceVectors
 from memgraph_neo4j.memory.normalize import content_hash
 from memgraph_neo4j.memory.ontology import Ontology
@@ -101,6 +102,7 @@ class Adjudicator:
         self.last_candidates: list[Candidate] = []
         self._compared: set[frozenset[str]] = set()
 
+    @leased  # a scan outside an ingest holds the space's lease; inside one, the ingest's
     def run(self, rescan_all: bool = False, progress: bool = False) -> AdjudicationReport:
         """Check every unchecked active fact (all active facts with `rescan_all`)."""
         began, report = time.monotonic(), AdjudicationReport()

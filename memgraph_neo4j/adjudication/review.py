@@ -4,12 +4,14 @@ Every change is reversible: applying a verdict keeps each fact's previous state,
 qualifiers and schema on the conflict's INVOLVES edge, and `revert` restores them exactly. Each
 decision is recorded on the conflict (contracts.Review): detection never overrides it, and after a
 retraction made the conflict obsolete, ingesting its facts again brings it back as the person left it
-(accepted: their verdicts applied again; rejected: dismissed; reverted: needs_review).
+(accepted: their verdicts applied again; rejected: dismissed; reverted: needs_review). A decision reads
+then writes the conflict's facts: it holds the space's lease (memory/lease.py), so no ingest interleaves.
 """
 
 from __future__ import annotations
 
 from memgraph_neo4j.contracts import ConflictStatus, Review, Verdict
+from memgraph_neo4j.memory.lease import leased
 from memgraph_neo4j.repository.conflicts import ConflictDetail, ConflictRepository, ConflictSummary, VerdictRow
 
 PERSON = "person"
@@ -33,6 +35,7 @@ class ConflictReview:
                                 "`memgraph-neo4j conflicts list` shows the ids")
         return detail
 
+    @leased
     def accept(self, conflict_id: str, keep: str | None = None) -> ConflictDetail:
         """Apply the conflict's proposed verdicts, or, with `keep` (a fact id or a unique prefix of one),
         keep that fact and discard the others."""
@@ -54,6 +57,7 @@ class ConflictReview:
         self.repository.propose_and_apply(rows, [conflict_id], Review.ACCEPTED)
         return self.show(conflict_id)
 
+    @leased
     def reject(self, conflict_id: str) -> ConflictDetail:
         """Not a conflict after all: undo anything applied and dismiss it."""
         detail = self.show(conflict_id)
@@ -63,6 +67,7 @@ class ConflictReview:
             self.repository.set_status(conflict_id, ConflictStatus.DISMISSED, Review.REJECTED)
         return self.show(conflict_id)
 
+    @leased
     def revert(self, conflict_id: str) -> ConflictDetail:
         """Restore every fact of the conflict exactly as it was; the conflict waits for review."""
         detail = self.show(conflict_id)

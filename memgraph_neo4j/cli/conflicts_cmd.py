@@ -26,9 +26,10 @@ JSON = typer.Option(False, "--json", help="Machine-readable output")
 @contextmanager
 def _memory(space: str, model: str | None = None, base_url: str | None = None) -> Iterator[MemoryGraph]:
     """The space's MemoryGraph (with a chat model for the agents when --model is given); bad input and
-    store errors end the command with a one-line message."""
+    store errors, a lease lost and a half-deleted space end the command with a one-line message."""
     from memgraph_neo4j.adjudication import ConflictError
     from memgraph_neo4j.api import MemoryGraph
+    from memgraph_neo4j.memory.lease import LeaseLost, SpaceDeleting
     from memgraph_neo4j.store import StoreError
 
     try:
@@ -41,7 +42,7 @@ def _memory(space: str, model: str | None = None, base_url: str | None = None) -
             if not memory.exists():
                 raise ConflictError(missing_space(space))
             yield memory
-    except (StoreError, ConflictError, ValueError) as exc:
+    except (StoreError, ConflictError, ValueError, LeaseLost, SpaceDeleting) as exc:
         error(exc)
         raise typer.Exit(1) from None
 

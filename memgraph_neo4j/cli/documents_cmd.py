@@ -84,6 +84,7 @@ def delete_command(doc_ids: list[str] = typer.Argument(..., help="Document ids, 
     obsolete and are checked again, entities nothing grounds any more go. Ingesting the same
     documents again restores them."""
     from memgraph_neo4j.api import MemoryGraph
+    from memgraph_neo4j.memory.lease import LeaseLost, SpaceDeleting
     from memgraph_neo4j.store import StoreError
 
     if ontology is not None and not ontology.exists():
@@ -94,8 +95,8 @@ def delete_command(doc_ids: list[str] = typer.Argument(..., help="Document ids, 
         typer.confirm(f"retract {len(targets)} document(s) from memory space {space!r}?\n{listed}\n", abort=True)
     try:
         with MemoryGraph(space=space, ontology=ontology, embedder=None, extractor="offline") as memory:
-            report = memory.retract([i for i, _ in targets])
-    except (StoreError, ValueError) as exc:
+            report = memory.retract([i for i, _ in targets])  # waits for an ingest of the space (stderr)
+    except (StoreError, ValueError, LeaseLost, SpaceDeleting) as exc:
         error(exc)
         raise typer.Exit(1) from None
     if as_json:

@@ -20,6 +20,12 @@ running ingest and an ingest started meanwhile waits for the delete and then bui
 concurrent deletes and ingests end as one of their sequential orders. The lease node goes last, so a
 delete that died half-way leaves it marked: ingests refuse that half-deleted space (SpaceDeleting) until
 a delete run again finishes it; `spaces list` shows it as deleting. Reads are not stopped meanwhile.
+
+Every other writer of a space that reads and then writes in several steps (retraction, conflict verdicts,
+a conflict scan, promotion, categorisation: MemoryGraph methods marked `@leased`) holds the same lease, so
+it waits for an ingest or a delete, a delete waits for it, and a half-deleted space refuses it. The lease is
+re-entrant within one thread: a holder calling another writer of its space (an ingest adjudicating, a
+retraction re-checking conflicts) goes on under the lease it holds.
 """
 
 from __future__ import annotations
@@ -31,6 +37,8 @@ import threading
 import time
 import uuid
 from collections.abc import Callable
+from contextvars import ContextVar
+from functools import wraps
 
 from memgraph_neo4j.repository.lease import LeaseHolder, LeaseRepository, LeaseState
 from memgraph_neo4j.server.process import pid_alive
@@ -40,6 +48,8 @@ log = logging.getLogger("memgraph_neo4j.ingest")
 
 EXPIRY = 60  # seconds without renewal after which a lease held elsewhere counts as abandoned
 POLL = 0.5  # seconds between two attempts of a waiting ingest
+# (server, database, space) of the leases this thread holds: a nested writer of one goes on under it
+_HELD: ContextVar[frozenset[tuple[str, str, str]]] = ContextVar("held_leases", default=frozenset())
 
 
 class LeaseLost(RuntimeError):
@@ -108,6 +118,9 @@ class IngestLease:
         self._guard = None
         self.told: LeaseHolder | None = None  # the last holder this one said it waits for
         self.dropped: list[str] = []  # a delete's dropped projections (delete_space)
+        self._key = (str(getattr(store, "uri", "")), str(getattr(store, "database", "")), space)
+        self._nested = False  # this thread holds the lease already: this block runs under it
+        self._held = None
 
     def acquire(self) -> None:
         began, stale, told = time.monotonic(), None, None
@@ -185,7 +198,11 @@ class IngestLease:
         self.repository.release(self.me.holder)
 
     def __enter__(self) -> IngestLease:
+        if self._key in _HELD.get() and not self.deleting:
+            self._nested = True
+            return self
         self.acquire()
+        self._held = _HELD.set(_HELD.get() | {self._key})
         self._heartbeat = threading.Thread(target=self._beat, daemon=True, name=f"lease-{self.space}")
         self._heartbeat.start()
         self._guard = self.repository.guard(self.me.holder, self._hold)
@@ -193,6 +210,11 @@ class IngestLease:
         return self
 
     def __exit__(self, kind, exc, tb) -> None:
+        if self._nested:
+            return
+        if self._held is not None:
+            _HELD.reset(self._held)
+            self._held = None
         if self._guard is not None:
             self._guard.__exit__(None, None, None)
             self._guard = None
@@ -204,6 +226,17 @@ class IngestLease:
             # the ingest failed already (often: the server went away); its error is the one to see, and
             # the lease left behind is taken over by the next ingest
             log.debug("could not release the ingest lease of %s", self.space, exc_info=True)
+
+
+def leased(method):
+    """A method that writes its space in several steps runs holding the space's lease (its object's
+    `store` and `space`, or its repository's)."""
+    @wraps(method)
+    def under_lease(self, *args, **kwargs):
+        owner = getattr(self, "repository", self)
+        with IngestLease(owner.store, owner.space):
+            return method(self, *args, **kwargs)
+    return under_lease
 
 
 def delete_space(store: GraphStore, space: str, graph_pattern: str | None = None,
