@@ -47,8 +47,8 @@ STATS: Counter = Counter()  # what the runs did (printed with -s): a kill that n
 
 # Behaviour other branches are fixing; the lead flips each to True once merged. The full test checks all
 # of it and is an xfail (not strict) until all three are True; the "today" variant leaves them out.
-DELETE_TAKES_LEASE = False  # `spaces delete` waits for a running ingest's lease
-REINGEST_RESTORES_CONFLICTS = False  # retract + re-ingest: the conflicts come back with their statuses
+DELETE_TAKES_LEASE = True  # `spaces delete` waits for a running ingest's lease
+REINGEST_RESTORES_CONFLICTS = True  # retract + re-ingest: the conflicts come back with their statuses
 BATCH_INDEPENDENT_VECTORS = False  # a stored vector does not depend on the embedding call's batch
 FIXED_ELSEWHERE = DELETE_TAKES_LEASE and REINGEST_RESTORES_CONFLICTS and BATCH_INDEPENDENT_VECTORS
 # A finding of this test, fixed nowhere yet: under the shipped percentile rule, which schemas are stable
