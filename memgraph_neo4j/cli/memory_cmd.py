@@ -77,6 +77,7 @@ def ingest(
 ) -> None:
     """Build the global memory: passages, memory-guided extraction, facts, promotion, bridging."""
     from memgraph_neo4j.api import MemoryGraph
+    from memgraph_neo4j.memory.lease import LeaseLost, SpaceDeleting
     from memgraph_neo4j.store import StoreError
 
     for path in paths:
@@ -100,7 +101,7 @@ def ingest(
             # the bar only on a terminal: piped or logged, stderr holds just what went wrong
             report = memory.ingest(paths, batch_size=batch_size, dry_run=dry_run, progress=sys.stderr.isatty())
             endpoint = _endpoint(memory.extractor)
-    except (StoreError, ValueError, FileNotFoundError) as exc:
+    except (StoreError, ValueError, OSError, LeaseLost, SpaceDeleting) as exc:  # OSError: a file unreadable
         fail(str(exc))
     if report.passages == 0:
         fail(f"no text in {', '.join(str(p) for p in paths)}: the files are empty or hold no records; "

@@ -141,13 +141,16 @@ def test_a_retraction_refuses_a_half_deleted_space(store, test_store, half_delet
     assert snapshot(test_store, space) == before
 
 
-@pytest.mark.parametrize("command", [("documents", "delete", "{doc}", "--yes"), ("conflicts", "scan"),
+@pytest.mark.parametrize("command", [("ingest", "{file}"), ("documents", "delete", "{doc}", "--yes"), ("conflicts", "scan"),
                                      ("conflicts", "accept", "c1"), ("conflicts", "reject", "c1"),
                                      ("conflicts", "revert", "c1")])
-def test_writers_of_a_half_deleted_space_say_so_in_one_line(neo4j_connection, test_store, half_deleted, command):
+def test_writers_of_a_half_deleted_space_say_so_in_one_line(neo4j_connection, test_store, half_deleted, command,
+                                                           tmp_path):
     space, doc, pid = half_deleted
     before = snapshot(test_store, space)
-    run = _cli(neo4j_connection, *(c.format(doc=doc) for c in command), "--space", space)
+    text = tmp_path / "new.txt"
+    text.write_text("Ada Lovelace wrote the first published algorithm in 1843.")
+    run = _cli(neo4j_connection, *(c.format(doc=doc, file=text) for c in command), "--space", space)
     out, err = run.communicate(timeout=300)
     assert run.returncode == 1, err
     assert err.strip().splitlines() == [
