@@ -1,4 +1,6 @@
-// One conflict with every fact it involves (state now, proposal, what was applied) and the pairs.
+// One conflict with every fact it involves (state now, proposal, what was applied) and the pairs. Fact
+// and conflict ids hash content, not the space: the same conflict id exists in every space that holds
+// the same facts, so the pairs are matched from this space's facts only.
 MATCH (c:Conflict {space: $space, id: $id})
 RETURN c.id AS id, c.type AS type, c.status AS status, c.confidence AS confidence, c.reason AS reason,
        c.rationale AS rationale, c.model AS model, toString(c.detected_at) AS detected_at,
@@ -12,6 +14,6 @@ RETURN c.id AS id, c.type AS type, c.status AS status, c.confidence AS confidenc
          ORDER BY f.id
        } AS facts,
        COLLECT {
-         MATCH (a:Fact)-[r:CONFLICTS_WITH {conflict: c.id}]->(b:Fact)
+         MATCH (a:Fact {space: $space})-[r:CONFLICTS_WITH {conflict: c.id}]->(b:Fact)
          RETURN {a: a.id, b: b.id, type: r.type, confidence: r.confidence, reason: r.reason, rule: r.rule}
        } AS pairs

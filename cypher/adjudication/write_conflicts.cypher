@@ -37,7 +37,13 @@ CALL (c, row) {
   MATCH (a:Fact {space: $space, id: pair.a}), (b:Fact {space: $space, id: pair.b})
   OPTIONAL MATCH (b)-[reversed:CONFLICTS_WITH {conflict: c.id}]->(a)  // written before pairs ran from the lower id
   DELETE reversed
-  MERGE (a)-[r:CONFLICTS_WITH {conflict: c.id}]->(b)
+  WITH DISTINCT c, a, b, pair
+  MERGE (a)-[:CONFLICTS_WITH {conflict: c.id}]->(b)
+  WITH c, a, b, pair
+  MATCH (a)-[same:CONFLICTS_WITH {conflict: c.id}]->(b)  // one edge per pair: duplicates collapse
+  WITH pair, collect(DISTINCT same) AS edges
+  FOREACH (extra IN tail(edges) | DELETE extra)
+  WITH pair, head(edges) AS r
   SET r.type = pair.type, r.confidence = pair.confidence, r.reason = pair.reason, r.rule = pair.rule
 }
 RETURN count(c) AS conflicts

@@ -1,4 +1,4 @@
-// Retraction, step 2: the conflicts, not yet closed, that involve a marked fact left without any
+// Retraction, step 2: the conflicts, not yet obsolete (a dismissed one too), that involve a marked fact left without any
 // evidence passage (it is about to be retracted).
 MATCH (c:Conflict {space: $space})-[:INVOLVES]->(f:Retracting:Fact {space: $space})
 WHERE NOT c.status IN $closed AND NOT EXISTS { (f)-[:EVIDENCED_BY]->(:Passage) }

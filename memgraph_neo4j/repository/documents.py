@@ -86,10 +86,12 @@ class DocumentRepository(Repository):
         return sum(r["deleted"] for r in rows)
 
     def close_conflicts_and_retract(self) -> tuple[int, int, int]:
-        """Step 2, one transaction: the open conflicts of facts left without evidence have their verdicts
+        """Step 2, one transaction: the conflicts (any status but obsolete) of facts left without evidence have their verdicts
         undone and become obsolete, those facts become retracted, the active facts of those conflicts are
         queued for a new conflict check. Returns (conflicts closed, facts retracted, facts to recheck)."""
-        closed = [str(ConflictStatus.OBSOLETE), str(ConflictStatus.DISMISSED)]
+        # dismissed too: a conflict over a retracted fact is gone whatever a person said of it; its review
+        # stays on it, so restore_reviewed brings it back as they left it after a re-ingest
+        closed = [str(ConflictStatus.OBSOLETE)]
         ids = [r["id"] for r in self.store.read("memory/retract_conflicts", space=self.space, closed=closed)]
         by_id = {"space": self.space, "ids": ids}
         results = self.store.write_many([

@@ -7,7 +7,7 @@ RETURN c.id AS id, c.type AS type, c.status AS status,
          RETURN [f.id, f.state, i.proposed, coalesce(i.applied, false)] AS fact ORDER BY fact
        } AS facts,
        COLLECT {
-         MATCH (a:Fact)-[r:CONFLICTS_WITH {conflict: c.id}]->(b:Fact)
+         MATCH (a:Fact {space: $space})-[r:CONFLICTS_WITH {conflict: c.id}]->(b:Fact)  // ids are the same in every space
          RETURN [a.id, b.id, r.type] AS pair ORDER BY pair
        } AS pairs,
        COLLECT {

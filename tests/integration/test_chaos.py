@@ -56,12 +56,9 @@ FIXED_ELSEWHERE = DELETE_TAKES_LEASE and REINGEST_RESTORES_CONFLICTS and BATCH_I
 # never demoted). The full test runs the shipped rule; the today variant a fixed tau (TODAY_THRESHOLD),
 # under which support only grows with ingest, so the history cannot matter.
 PROMOTION_HISTORY_INDEPENDENT = False
-# A finding: a conflict a person dismissed stays `dismissed` when one of its facts is retracted (retraction
-# closes only conflicts not yet closed, memory/retract.py), so the space keeps a conflict, its INVOLVES and
-# CONFLICTS_WITH edges between the surviving facts, that a clean build of the surviving documents lacks.
-# Left to the branch that restores conflict statuses on re-ingest (the same code); the today variant
-# does not reject.
-DISMISSED_CONFLICTS_CLOSE_ON_RETRACT = False
+# Fixed: a conflict a person dismissed becomes obsolete like any other when one of its facts is retracted
+# (it once stayed `dismissed`, with its edges between the surviving facts that a clean build lacks).
+DISMISSED_CONFLICTS_CLOSE_ON_RETRACT = True
 TODAY_THRESHOLD = 2
 
 
@@ -376,8 +373,6 @@ def test_the_percentile_rule_promotes_as_a_clean_build_does(references, store, t
     assert sequence_equals_clean_build(references, store, test_store, steps, (4, 6)) == []
 
 
-@pytest.mark.xfail(not DISMISSED_CONFLICTS_CLOSE_ON_RETRACT, strict=False,
-                   reason="finding: see DISMISSED_CONFLICTS_CLOSE_ON_RETRACT")
 def test_a_dismissed_conflict_of_a_retracted_fact_is_closed(references, store, test_store):
     """microsoft.md + microsoft-moves.md: a temporal conflict of three facts; a person rejects it; then
     microsoft.md is retracted. The space still has the dismissed conflict over the two facts left, which a

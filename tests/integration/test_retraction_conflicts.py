@@ -147,7 +147,9 @@ def test_a_persons_review_outlives_retract_and_reingest(store, test_store, space
     memory.retract([d.id for d in docs("TURING_A", "MS_B")])  # the kept fact's document, one of the moves
     assert memory.conflicts.show(turing.id).status == ConflictStatus.OBSOLETE
     assert facts(test_store, space)["Alan Turing birth date 1913"]["state"] == FactState.ACTIVE  # discard undone
-    assert memory.conflicts.show(moves.id).status == ConflictStatus.DISMISSED
+    # a dismissed conflict of a retracted fact is closed too, the person's review kept on it
+    assert (memory.conflicts.show(moves.id).status, memory.conflicts.show(moves.id).review) == (
+        ConflictStatus.OBSOLETE, "rejected")
 
     report = memory.ingest(docs("TURING_A", "MS_B"), progress=False)
     # back as the person left them: their verdict applied again, the dismissal kept (the rules would qualify)
@@ -159,7 +161,7 @@ def test_a_persons_review_outlives_retract_and_reingest(store, test_store, space
     assert stored["Alan Turing birth date 1912"]["state"] == FactState.ACTIVE
     assert stored["Alan Turing birth date 1913"]["state"] == FactState.DISCARDED
     assert stored["Microsoft headquartered in Redmond (1986)"]["valid_from"] is None
-    assert (report.conflicts, report.conflicts_resolved, report.conflicts_to_review) == (1, 1, 0)
+    assert (report.conflicts, report.conflicts_resolved, report.conflicts_to_review) == (2, 1, 0)  # both back
     # a rescan does not override them either
     memory.adjudicate(rescan_all=True)
     assert memory.conflicts.show(moves.id).status == ConflictStatus.DISMISSED
