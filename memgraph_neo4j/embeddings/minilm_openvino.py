@@ -9,7 +9,7 @@ on passages, names and facts, and every sentence-transformers reference vector r
 reference cosine to 0.994-0.999.
 
 Off by default: MiniLMEmbedder(bf16_bulk=True) sends every call here, one text or many. A bf16 vector
-moves by up to ~1e-3 per component with its batch's padded length (the batch size alone changes nothing),
+moves by up to ~2e-3 per component with its batch's padded length (the batch size alone changes nothing),
 so MiniLMEmbedder batches only texts of one token length; and CPUs without native bf16 cannot reproduce
 these vectors at all (their fp32 ones differ as much), which is why stored vectors are fp32 by default.
 """
