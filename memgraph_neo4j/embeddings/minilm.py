@@ -5,8 +5,10 @@ sentence-transformers exactly: BERT encoder -> mean pooling over the attention m
 L2 normalisation, with inputs truncated to `max_seq_length` (256) tokens. Both runtimes run the
 same prepared weights (minilm_onnx.py builds the ONNX graph from them) and reproduce the
 sentence-transformers reference vectors; numpy is the fallback where onnxruntime has no wheel.
-Calls of many texts (ingest) run on OpenVINO in bf16 where the CPU has native bf16 (minilm_openvino.py):
-~2x the texts/s, reference vectors at cosine 0.99997.
+Every vector is fp32 by default, whatever the call's size: a stored vector must not depend on how many
+texts were embedded with it, nor on the machine (a space built on one is queried and extended on another).
+`bf16_bulk=True` opts in to OpenVINO bf16 (minilm_openvino.py): ~2x the texts/s, but vectors that only
+CPUs with native bf16 reproduce.
 """
 
 from __future__ import annotations
@@ -98,20 +100,23 @@ class MiniLMEmbedder(Embedder):
     single_text_threads: int = min(2, os.cpu_count() or 1)
 
     def __init__(self, model_dir: str | Path | None = None, expected_sha256: str = MODEL_SHA256,
-                 runtime: str = "auto", cache: bool = True, bf16_bulk: bool | None = None):
+                 runtime: str = "auto", cache: bool = True, bf16_bulk: bool = False):
         """`runtime`: "onnx" (ONNX Runtime), "numpy", or "auto" = onnx when onnxruntime imports.
         `cache`: read the prepared weights and the graph from the start-up cache (model_cache.py), or
         store them there; False builds both from the model files.
-        `bf16_bulk`: calls of at least `minilm_openvino.BULK_MIN_TEXTS` texts run on OpenVINO in bf16
-        (~2x the texts/s); None = where the CPU has native bf16 and OpenVINO imports (MEMGRAPH_OPENVINO=0
-        turns that off), False = never (fp32 vectors throughout), True = always (an error without it)."""
+        `bf16_bulk`: False (default) = every vector in fp32 on `runtime`. True = every call, one text or
+        many, on OpenVINO in bf16 (~2x the texts/s; an error where the CPU has no native bf16), in batches
+        of equal token length so a vector does not depend on its batch; but only machines with native
+        bf16 reproduce those vectors (fp32 ones differ by ~1e-3 per component), so a space built this
+        way must be extended and re-ingested with bf16_bulk=True on such a machine."""
         if runtime not in RUNTIMES:
             raise ValueError(f"runtime must be one of {', '.join(RUNTIMES)}, not {runtime!r}")
+        if bf16_bulk is not True and bf16_bulk is not False:
+            raise ValueError(f"bf16_bulk must be True or False, not {bf16_bulk!r}")
         if bf16_bulk and not minilm_openvino.bf16_native():
             raise ImportError("bf16_bulk=True needs OpenVINO (pip install openvino) and a CPU with native bf16 "
-                              "(AVX512_BF16 or AMX); pass bf16_bulk=None to use it only where it exists")
-        self._bf16_bulk = bf16_bulk
-        self._bulk: minilm_openvino.OpenVinoMiniLM | None | bool = None  # built on the first bulk call; False: off
+                              "(AVX512_BF16 or AMX); leave bf16_bulk=False for fp32 vectors")
+        self._bulk: minilm_openvino.OpenVinoMiniLM | None | bool = None if bf16_bulk else False  # built on first use
         self._bulk_lock = threading.Lock()
         if runtime == "onnx" and not minilm_onnx.available():
             raise ImportError("runtime='onnx' needs onnxruntime and onnx: pip install onnxruntime onnx")
@@ -161,26 +166,18 @@ class MiniLMEmbedder(Embedder):
 
     @property
     def bulk_runtime(self) -> str:
-        """What calls of many texts run on: "openvino-bf16" once that engine is built, else `runtime`."""
+        """What the texts run on: "openvino-bf16" once that engine is built (bf16_bulk=True), else `runtime`."""
         return "openvino-bf16" if self._bulk not in (None, False) else self.runtime
 
-    def _bulk_engine(self, n_texts: int) -> minilm_openvino.OpenVinoMiniLM | None:
-        """The bf16 engine for a call of `n_texts` texts, built on the first bulk call (~1 s); None for
-        small calls, or where it is off or failed to build (the call then runs on `runtime`)."""
-        if n_texts < minilm_openvino.BULK_MIN_TEXTS or self._bulk is False:
+    def _bulk_engine(self) -> minilm_openvino.OpenVinoMiniLM | None:
+        """The bf16 engine (bf16_bulk=True), built on the first call (~1 s); None when off. A build that
+        fails raises: falling back to fp32 would mix two precisions in one space."""
+        if self._bulk is False:
             return None
         with self._bulk_lock:
             if self._bulk is None:
-                wanted = minilm_openvino.bf16_native() if self._bf16_bulk is None else self._bf16_bulk
-                try:
-                    self._bulk = minilm_openvino.OpenVinoMiniLM(self._prepared()) if wanted else False
-                except Exception as exc:  # noqa: BLE001 - an OpenVINO that cannot compile: stay on fp32
-                    import warnings
-
-                    warnings.warn(f"OpenVINO bf16 MiniLM failed to build, embedding on {self.runtime}: {exc}",
-                                  RuntimeWarning, stacklevel=3)
-                    self._bulk = False
-        return self._bulk or None
+                self._bulk = minilm_openvino.OpenVinoMiniLM(self._prepared())
+        return self._bulk
 
     @property
     def tokenizer(self) -> Tokenizer:
@@ -330,8 +327,11 @@ class MiniLMEmbedder(Embedder):
 
         try:
             limiter = _blas_limiter() if self._onnx is None else None
-            if (bulk := self._bulk_engine(len(texts))) is not None:  # batches of 16, two in flight
-                chunks = [idx[s : s + _ONNX_BATCH] for idx in batches for s in range(0, len(idx), _ONNX_BATCH)]
+            if (bulk := self._bulk_engine()) is not None:  # batches of 16, two in flight
+                # bf16 vectors move by up to ~1e-3 with the padded length (fp32 ones by < 1e-7): batch
+                # only texts of one token length, so nothing is ever padded
+                chunks = [c[s : s + _ONNX_BATCH] for c in _equal_lengths(order, encs)
+                          for s in range(0, len(c), _ONNX_BATCH)]
                 for chunk, vecs in zip(chunks, bulk.run_batches([_pad([encs[i].ids for i in c]) for c in chunks])):
                     out[chunk] = vecs
                 if bar is not None:
@@ -365,6 +365,14 @@ class MiniLMEmbedder(Embedder):
         """Pad one batch of token id lists to its own max length and run the model."""
         ids, mask = _pad(seqs)
         return self._onnx.run(ids, mask) if self._onnx is not None else self._forward(ids, mask)
+
+
+def _equal_lengths(order: list[int], encs) -> list[list[int]]:
+    """`order` cut into runs of texts with the same token length (any order: they are grouped)."""
+    groups: dict[int, list[int]] = {}
+    for i in order:
+        groups.setdefault(len(encs[i].ids), []).append(i)
+    return [groups[n] for n in sorted(groups, reverse=True)]
 
 
 def _pad(seqs: list[list[int]]) -> tuple[np.ndarray, np.ndarray]:

@@ -8,10 +8,10 @@ on passages, names and facts, and every sentence-transformers reference vector r
 0.99997 (the bar is 0.999). int8 was tried and lost: even one quantised layer's FFN drops the worst
 reference cosine to 0.994-0.999.
 
-Only bulk calls come here (MiniLMEmbedder sends a call of at least `BULK_MIN_TEXTS` texts): a query
-embeds as fast on ONNX Runtime, whose session starts in 0.3 s against OpenVINO's 0.8 s, and keeps its
-fp32 vector. In bf16 a vector depends on its batch by up to ~1e-5 in cosine; within one call the batches
-are cut the same way every time, so the same texts give the same vectors.
+Off by default: MiniLMEmbedder(bf16_bulk=True) sends every call here, one text or many. A bf16 vector
+moves by up to ~2e-3 per component with its batch's padded length (the batch size alone changes nothing),
+so MiniLMEmbedder batches only texts of one token length; and CPUs without native bf16 cannot reproduce
+these vectors at all (their fp32 ones differ as much), which is why stored vectors are fp32 by default.
 """
 
 from __future__ import annotations
@@ -28,7 +28,7 @@ from . import minilm_onnx
 
 __all__ = ["BULK_MIN_TEXTS", "OpenVinoMiniLM", "bf16_native"]
 
-# Two streams need two batches in flight; below that ONNX Runtime is as fast (batches of 16).
+# A call this big keeps both streams busy (batches of 16); tests use it as "a bulk call".
 BULK_MIN_TEXTS = 32
 # Two streams of one thread each, two requests in flight: 5-20 % more than one two-thread stream on
 # 2 cores, since the small per-text operations of one batch overlap the other's matmuls.
