@@ -25,14 +25,10 @@ DEMO_DOCS = ["alan-turing.md", "computing-timeline.md", "marie-curie.md", "warsa
 MUSIQUE_INDEXES = [0, 7]  # two passages of corpus.json (HippoRAG, MuSiQue: CC BY 4.0)
 BATCH = 2  # chunks per ingest batch in the chaos runs: a batch of documents spans several batches
 
-# SIMILAR weights are cosines of stored entity vectors. MiniLM's bulk calls (>= 32 texts) run in bf16
-# where the CPU has it (embeddings/minilm_openvino.py), smaller ones in fp32, so a vector could depend on
-# the call it was embedded in: up to ~1.2e-3 in weight was reported; LOOSE_TOLERANCE covers that until
-# vectors are batch-independent (another branch). Measured here (AMX/AVX512_BF16 CPU, bulk runtime
-# openvino-bf16): 0.0 between one 40-text call and 40 single calls, and 0.0 in every SIMILAR weight
-# between a one-batch build of the 8 documents and builds in batches of 2 or one ingest per document.
+# SIMILAR weights are cosines of stored entity vectors, all fp32 whatever the call's size (embeddings/
+# minilm.py; a text's vector moves by < 7e-8 with its batch), written to Neo4j as floats: 1e-5 is far above
+# what the arithmetic moves and far below the ~1.2e-3 that mixed bf16/fp32 vectors once moved them.
 STRICT_TOLERANCE = 1e-5
-LOOSE_TOLERANCE = 2e-3
 
 VOLATILE = {"space"}  # and every timestamp: a property whose name ends in _at
 # Symmetric relationships whose stored direction follows the ingest history (which end came second: the
