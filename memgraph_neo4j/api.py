@@ -14,7 +14,7 @@ from memgraph_neo4j.retrieval import RetrievalContext, RetrievalResult, Retrieve
 from memgraph_neo4j.server.connection import open_store
 from memgraph_neo4j.store import GraphStore
 from memgraph_neo4j.store.schema_state import schema_current
-from memgraph_neo4j.validation import check_batch_size, check_question, check_top_k
+from memgraph_neo4j.validation import check_batch_size, check_question, check_space, check_top_k
 
 # Imported where used, as are extractors (with the ontology's YAML), readers, the writer, answering and the
 # other repositories: a one-shot `query` needs none of them (~0.25 s of imports, then ~0.1 s more of these).
@@ -57,8 +57,7 @@ class MemoryGraph:
         """`adjudication`: check newly active facts for conflicts after every promotion (False: never;
         `adjudicate()` still runs on request); `adjudication_chat`: the chat model of the detection and
         resolution agents (default: the offline rules)."""
-        if not space or not space.replace("_", "").replace("-", "").isalnum():
-            raise ValueError(f"space {space!r}: use letters, digits, '-' and '_' only")
+        check_space(space)
         self.settings = settings or Settings()
         self.space = space
         self._own_store = store is None
@@ -228,10 +227,9 @@ class MemoryGraph:
         adjudication model, else OpenAIChat from the environment)."""
         check_question(question)
         check_top_k(top_k, top_m)
-        if mode is not None:
-            if mode not in ("dual", "system1"):
-                raise ValueError(f"mode must be 'dual' or 'system1', not {mode!r}")
-            method = "dual" if mode == "dual" else "hybrid"
+        if mode is not None and mode not in ("dual", "system1"):
+            raise ValueError(f"mode must be 'dual' or 'system1', not {mode!r}")
+        method = {"dual": "dual", "system1": "hybrid"}.get(mode, method)
         if method == "dual":
             from memgraph_neo4j.retrieval.dual import DualRetriever
 
@@ -321,17 +319,15 @@ class MemoryGraph:
         return {name: found.get(key) for name, key in keys.items()}
 
     def exists(self) -> bool:
-        """Whether this space holds anything yet."""
-        return StatsRepository(self.store, self.space).exists()
+        return StatsRepository(self.store, self.space).exists()  # whether this space holds anything yet
 
-    def stats(self) -> dict:
+    def stats(self) -> dict:  # counts per label and state, conflicts by status, failed chunks, usage
         return StatsRepository(self.store, self.space).memory_stats().model_dump()
 
     def provenance(self, fact_id: str, passages: int = 20) -> FactProvenance:
         """Where a fact comes from: its evidence passages (text, title, document), the schema it instantiates,
         its state, lineage and conflicts. At most `passages` evidence passages; `evidence_count` has them all."""
-        found = self.provenances([fact_id], passages).get(fact_id)
-        if found is None:
+        if (found := self.provenances([fact_id], passages).get(fact_id)) is None:
             raise ValueError(f"no fact {fact_id!r} in space {self.space!r}: search results list the fact ids")
         return found
 
@@ -371,12 +367,10 @@ class MemoryGraph:
     def delete(self) -> list[str]:
         """Delete this space and its PPR projections (returns their names) under its ingest lease: waits for
         a running ingest, an ingest started meanwhile waits for it; rerun one that died (memory/lease.py)."""
-        import re
-
         from memgraph_neo4j.memory.lease import delete_space
-        from memgraph_neo4j.retrieval.projection import space_prefix
+        from memgraph_neo4j.retrieval.projection import space_graphs
 
-        dropped = delete_space(self.store, self.space, re.escape(space_prefix(self.space)) + r"\d+_p.*").dropped
+        dropped = delete_space(self.store, self.space, space_graphs(self.space)).dropped
         for cached in ("writer", "adjudicator", "conflicts"):  # their copies of the space's vectors went too
             self.__dict__.pop(cached, None)
         if self._retrieval is not None:

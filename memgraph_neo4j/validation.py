@@ -31,3 +31,9 @@ def check_question(question: Any) -> None:
 def check_batch_size(batch_size: Any) -> None:
     if not _count(batch_size) or batch_size < 1:
         raise ValueError(f"batch_size must be >= 1 (chunks per extraction batch), not {batch_size!r}")
+
+
+def check_space(space: Any) -> None:
+    """A space name is data in every statement, but also part of projection names: letters, digits, - and _."""
+    if not isinstance(space, str) or not space or not space.replace("_", "").replace("-", "").isalnum():
+        raise ValueError(f"space {space!r}: use letters, digits, '-' and '_' only")

@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import dataclasses
 import json
-import re
 from collections.abc import Callable
 from typing import Any
 
@@ -59,7 +58,7 @@ def delete_command(name: str = typer.Argument(..., help="The space to delete"),
     stopped half-way is finished by running it again."""
     from memgraph_neo4j.memory.lease import delete_space
     from memgraph_neo4j.repository.documents import list_spaces
-    from memgraph_neo4j.retrieval.projection import space_prefix
+    from memgraph_neo4j.retrieval.projection import space_graphs
 
     def run(store: Any) -> tuple[Any, Any]:
         spaces = {s.name: s for s in list_spaces(store)}
@@ -70,7 +69,7 @@ def delete_command(name: str = typer.Argument(..., help="The space to delete"),
             typer.confirm(f"delete memory space {name!r} ({s.documents} documents, {s.passages} passages, "
                           f"{s.facts} facts, {s.entities} entities)? This cannot be undone", abort=True)
         # the waiting line goes to stderr
-        lease = delete_space(store, name, re.escape(space_prefix(name)) + r"\d+_p.*",
+        lease = delete_space(store, name, space_graphs(name),
                              say=lambda line: typer.echo(line, err=True))
         return s, lease
 

@@ -36,6 +36,11 @@ def space_prefix(space: str) -> str:
     return f"mg_{space}_v"
 
 
+def space_graphs(space: str) -> str:
+    """A regular expression for the names of every projection of `space` (admin/drop_space_graphs)."""
+    return re.escape(space_prefix(space)) + r"\d+_p.*"
+
+
 class Projections:
     def __init__(self, engine: PprEngine, space: str, config: RetrievalConfig) -> None:
         self.engine, self.space = engine, space
