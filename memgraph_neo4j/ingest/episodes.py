@@ -27,7 +27,7 @@ from pathlib import Path
 
 from memgraph_neo4j.contracts import ConsistencyChecker, ExtractionInput, ExtractionState, Extractor, NoGuide
 from memgraph_neo4j.ingest.document import Document, ReaderError
-from memgraph_neo4j.ingest.pipeline import IngestReport, document_rows, tally
+from memgraph_neo4j.ingest.pipeline import IngestReport, document_rows, resume, tally
 from memgraph_neo4j.memory.lease import IngestLease
 from memgraph_neo4j.memory.normalize import content_hash, normalize_entity_name
 from memgraph_neo4j.memory.resolve import Mention, resolve_mentions
@@ -184,6 +184,7 @@ def _ingest(writer: MemoryWriter, conversations: Iterable[Conversation], extract
     batch = build_episodes(conversations)
     repo = ConversationRepository(writer.passages.store, writer.space)
     report = IngestReport(documents=len(batch.documents), passages=len(batch.passages))
+    resume(writer, checker, report)
     existing = writer.existing_passages([p.id for p in batch.passages])
     new = [p for p in batch.passages if p.id not in existing]
     report.passages_new = len(new)

@@ -178,6 +178,7 @@ def ingest_documents(writer: MemoryWriter, documents: Iterable[Document], extrac
         report.seconds = time.monotonic() - began
         return report
     with IngestLease(writer.store, writer.space) as lease:
+        resume(writer, checker, report)
         _extract_stream(writer, _PassageStream(writer, documents, batch_size, report, write=True), extractor,
                         guide, checker, report, progress, on_batch, lease, began)
     report.seconds = time.monotonic() - began
@@ -224,15 +225,33 @@ def _extract_stream(writer: MemoryWriter, stream: _PassageStream, extractor: Ext
     bar.close()
 
 
+def check(report: IngestReport, checker: ConsistencyChecker) -> None:
+    """Adjudicates the space's unchecked active facts, adding what it found to the report."""
+    checked = checker.run()
+    report.conflicts += checked.conflicts
+    report.conflicts_resolved += checked.resolved
+    report.conflicts_to_review += checked.needs_review
+    report.usage = report.usage + checked.usage
+
+
+def resume(writer: MemoryWriter, checker: ConsistencyChecker | None, report: IngestReport) -> None:
+    """First, what a killed run left undone after a write: the promotion of facts written without one
+    (a conversation batch is written, then promoted), and the check of facts activated but not checked.
+    Done before the new batches, where the killed run would have done it, and also when nothing is new."""
+    if writer.facts.has_unpromoted():
+        promoted, activated = writer.promote()
+        writer.bump_version()
+        report.promoted += promoted
+        report.activated += activated
+    if checker is not None:  # the check reads only the Unchecked facts: nothing to do costs one read
+        check(report, checker)
+
+
 def tally(report: IngestReport, outcomes, written, promoted: int, activated: int,
           checker: ConsistencyChecker | None) -> None:
     """Adds one written batch to the report, adjudicating first when it activated facts."""
     if checker is not None and activated:
-        checked = checker.run()
-        report.conflicts += checked.conflicts
-        report.conflicts_resolved += checked.resolved
-        report.conflicts_to_review += checked.needs_review
-        report.usage = report.usage + checked.usage
+        check(report, checker)
     report.extracted += sum(o.ok for o in outcomes)
     for o in outcomes:
         if not o.ok and not o.skipped and o.error:

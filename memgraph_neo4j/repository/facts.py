@@ -141,6 +141,10 @@ class FactRepository(Repository):
         name = "memory/promote_frequency" if full else "memory/promote_frequency_of"
         return self.store.write(name, space=self.space)[0]["schemas"]
 
+    def has_unpromoted(self) -> bool:
+        """Facts written since the last promotion wait for it (a run was killed in between)."""
+        return bool(self.store.read("memory/unpromoted_exists", space=self.space)[0]["waiting"])
+
     def promotion_cutoff(self, percentile: float) -> int:
         """Frequency at `percentile` (0..1) of the undeclared schemas; 0 when there are none."""
         row = self.store.read("memory/promotion_cutoff", space=self.space, percentile=percentile)[0]
