@@ -35,6 +35,9 @@ FACTS_READ = 50  # facts read when every fact above the threshold may seed (Seed
 # passages each route hands to the fusion; a passage below them gets no share of it. The same for every
 # engine: GDS handing it 20 (to resolve fewer nodes) ranked 3 of 30 MuSiQue questions' top 5 otherwise
 FUSION_DEPTH = 100
+# searches at a newer version after the projection read vanished: one retry lost the race twice in CI
+# (8 search threads at a load average of 6-9 while an ingest wrote a version per batch)
+VANISHED_ATTEMPTS = 5
 
 
 @dataclass(frozen=True)
@@ -122,14 +125,15 @@ class GraphRetriever(ABC):
         # BLAS libraries cost a one-shot `query` ~12 ms)
         served = config.layer_search == "index" and config.ppr_engine == "gds"
         with nullcontext() if served else one_blas_thread():
-            try:
-                return self._search(question, top_k, top_m)
-            except Exception as error:  # noqa: BLE001 - GDS names a vanished graph only in its message
-                if not projection_vanished(error):
-                    raise
-                # another process wrote to the memory and dropped the projection of the version this
-                # search had read: search again at the new version
-                return self._search(question, top_k, top_m)
+            for attempt in range(1, VANISHED_ATTEMPTS + 1):
+                try:
+                    return self._search(question, top_k, top_m)
+                except Exception as error:  # noqa: BLE001 - GDS names a vanished graph only in its message
+                    if not projection_vanished(error) or attempt == VANISHED_ATTEMPTS:
+                        raise
+                    # another process wrote to the memory and dropped the projection of the version this
+                    # search had read: search again at the new version
+        raise AssertionError("unreachable")  # pragma: no cover - the loop returns or raises
 
     def _search(self, question: str, top_k: int, top_m: int) -> RetrievalResult:
         ctx, timer = self.context, StageTimer()
