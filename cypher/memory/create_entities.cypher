@@ -6,7 +6,7 @@ UNWIND $rows AS row
 MATCH (t:Type {space: $space, id: row.type})  // written by write_types first
 CREATE (e:Entity {space: $space, id: row.id, name: row.name, type: row.type, aliases: row.aliases,
                   aliases_text: reduce(s = '', a IN row.aliases | s + ' | ' + a),
-                  created_at: datetime(), embedding: row.embedding})
+                  created_at: datetime(), embedding: row.embedding, changed: $stamp})  // repository/batch.py
 CREATE (e)-[:HAS_TYPE]->(t)
 WITH e, row
 UNWIND row.keys AS key

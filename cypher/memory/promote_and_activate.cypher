@@ -14,7 +14,7 @@ CALL () {
 }
 OPTIONAL MATCH (s:Schema {space: $space, state: $candidate})
 WHERE s.frequency >= min_frequency AND ($open OR coalesce(s.declared, false))
-SET s.state = $stable, s.promoted_at = datetime()
+SET s.state = $stable, s.promoted_at = datetime(), s.changed = coalesce($stamp, s.changed)
 WITH collect(s) AS promoted
 CALL (promoted) {
   CALL (promoted) {
@@ -27,7 +27,7 @@ CALL (promoted) {
     WHERE f.state = $pending
     RETURN f
   }
-  SET f.state = $active, f.activated_at = datetime(), f:Unchecked
+  SET f.state = $active, f.activated_at = datetime(), f:Unchecked, f.changed = coalesce($stamp, f.changed)
   RETURN count(f) AS activated
 }
 CALL () {

@@ -6,7 +6,8 @@ ON CREATE SET e.name = row.name, e.type = row.type, e.aliases = [], e.created_at
               e.embedding = row.embedding
 WITH e, row, [a IN row.aliases WHERE NOT a IN e.aliases] AS fresh
 SET e.aliases = e.aliases + fresh,
-    e.aliases_text = reduce(s = '', a IN e.aliases + fresh | s + ' | ' + a)
+    e.aliases_text = reduce(s = '', a IN e.aliases + fresh | s + ' | ' + a),
+    e.changed = coalesce($stamp, e.changed)  // repository/batch.py
 WITH e, row
 MATCH (t:Type {space: $space, id: e.type})  // written by write_types first
 MERGE (e)-[:HAS_TYPE]->(t)

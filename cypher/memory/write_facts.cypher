@@ -10,7 +10,7 @@ ON CREATE SET f.head = row.head, f.relation = row.relation, f.tail = row.tail, f
               f.extractor = row.extractor, f.model = row.model, f.prompt_version = row.prompt_version,
               f.ontology_version = row.ontology_version, f.created_at = datetime()
 ON MATCH SET f.state = CASE WHEN f.state = $retracted THEN row.state ELSE f.state END  // evidenced again after a retraction
-SET f:Unpromoted  // new support for its schema: the next promotion recounts it (kill-safe marker)
+SET f:Unpromoted, f.changed = coalesce($stamp, f.changed)  // new support for its schema: the next promotion recounts it (kill-safe marker)
 MERGE (f)-[:INSTANCE_OF]->(s)
 MERGE (f)-[:SUBJECT]->(h)
 MERGE (f)-[:OBJECT]->(t)

@@ -7,5 +7,6 @@ MERGE (p:Passage {space: $space, id: row.id})
 ON CREATE SET p.created_at = datetime(), p.extraction = $pending
 SET p.doc_id = row.doc_id, p.index = row.index, p.title = row.title, p.title_key = row.title_key,
     p.text = row.text, p.start = row.start, p.end = row.end, p.embedding = row.embedding,
-    p.page = row.page, p.page_end = row.page_end, p.heading = row.heading
+    p.page = row.page, p.page_end = row.page_end, p.heading = row.heading,
+    p.changed = coalesce($stamp, p.changed)  // repository/batch.py: what retrieval copies read back
 MERGE (d)-[:HAS_PASSAGE]->(p)

@@ -2,4 +2,4 @@
 // MERGE-ing the same few Types once per row (write_entities spent half its db hits there).
 UNWIND $types AS type
 MERGE (t:Type {space: $space, id: type})
-ON CREATE SET t.name = type
+ON CREATE SET t.name = type, t.changed = $stamp  // repository/batch.py

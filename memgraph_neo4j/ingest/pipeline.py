@@ -118,9 +118,8 @@ class _PassageStream:
             new_passages = [p for p in rows if p.id not in existing]
             self.report.passages_new += len(new_passages)
             self.writer.write_documents(document_rows(docs))
-            if new_passages:
+            if new_passages:  # each transaction of them moves the memory version on (stamped)
                 self.writer.write_passages(new_passages)
-                self.writer.bump_version()
         todo = [p for p in rows if existing.get(p.id) != ExtractionState.OK]  # new, failed or never reached
         self.todo += len(todo)
         if queue:

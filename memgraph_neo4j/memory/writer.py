@@ -122,7 +122,8 @@ class MemoryWriter:
             u.cost += o.usage.cost
 
         def statements(fast: bool) -> tuple[WriteBatch, int | None]:
-            batch = WriteBatch(self.store, self.space)
+            # promoting: a new version, first, stamped on what the batch touches (repository/batch.py)
+            batch = WriteBatch(self.store, self.space, stamped=promote)
             created = new_ids if fast else set()
             self.facts.add_types(batch, {e.type for e in entities.values()}
                                  | {t for f in rows.facts for t in (f.head_type, f.tail_type)})
@@ -138,7 +139,6 @@ class MemoryWriter:
             if promote:
                 promotion = self.facts.add_promotion(batch, *promotion_bar(self.ontology),
                                                      open_world=self.ontology.mode == "open")
-                self.passages.add_bump_version(batch)
             return batch, promotion
 
         batch, promotion = statements(fast=True)

@@ -32,5 +32,7 @@ class Repository:
         self.store, self.space = store, space
 
     def _write_rows(self, name: str, rows: Iterable[Any], batch_size: int = BATCH, **params: Any) -> None:
-        """An `UNWIND $rows` statement over typed rows, one transaction per batch."""
+        """An `UNWIND $rows` statement over typed rows, one transaction per batch; unstamped (`$stamp` null,
+        repository/batch.py): whoever bumps the version after these writes does so unstamped."""
+        params.setdefault("stamp", None)
         self.store.write_batched(name, store_rows(rows), batch_size=batch_size, space=self.space, **params)

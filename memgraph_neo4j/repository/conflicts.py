@@ -204,7 +204,7 @@ class ConflictRepository(Repository):
             statements.append(("adjudication/restore_reviewed", {"space": self.space, "ids": list(restore),
                                                                  **_RESTORE_PARAMS}))
         if apply:
-            statements += [*self._applied(apply), ("memory/bump_version", {"space": self.space})]
+            statements += [*self._applied(apply), ("memory/bump_version", {"space": self.space, "stamped": False})]
         self.store.write_many(statements)
 
     def _review(self, ids: Sequence[str], review: Review | None) -> list[tuple[str, dict]]:
@@ -219,7 +219,7 @@ class ConflictRepository(Repository):
         results = self.store.write_many([
             ("adjudication/propose_verdicts", {"space": self.space, "rows": store_rows(verdicts)}),
             *self._applied(conflict_ids), *self._review(conflict_ids, review),
-            ("memory/bump_version", {"space": self.space})])
+            ("memory/bump_version", {"space": self.space, "stamped": False})])
         return results[1][0]["applied"] if results[1] else 0
 
     def revert(self, conflict_ids: Sequence[str], status: ConflictStatus, review: Review | None = None) -> int:
@@ -229,7 +229,7 @@ class ConflictRepository(Repository):
             ("adjudication/revert_conflicts", {"space": self.space, "ids": list(conflict_ids), "status": str(status)}),
             ("adjudication/refined_schemas", {"space": self.space, "ids": list(conflict_ids), **_SCHEMA_PARAMS,
                                               **self.promotion}),
-            *self._review(conflict_ids, review), ("memory/bump_version", {"space": self.space})])
+            *self._review(conflict_ids, review), ("memory/bump_version", {"space": self.space, "stamped": False})])
         return results[0][0]["reverted"] if results[0] else 0
 
     def set_status(self, conflict_id: str, status: ConflictStatus, review: Review | None = None) -> bool:

@@ -139,5 +139,5 @@ class DocumentRepository(Repository):
         """Last step, one transaction: the Document nodes go and the memory version moves on (retrieval
         rebuilds its projection). Returns (documents deleted, new version)."""
         results = self.store.write_many([("memory/retract_documents", {"space": self.space, "doc_ids": doc_ids}),
-                                         ("memory/bump_version", {"space": self.space})])
+                                         ("memory/bump_version", {"space": self.space, "stamped": False})])
         return results[0][0]["documents"], results[1][0]["version"]

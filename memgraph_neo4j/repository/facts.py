@@ -100,7 +100,7 @@ class FactRepository(Repository):
     def write_types(self, types: set[str]) -> None:
         """The Type nodes that entity, schema and fact rows then MATCH (once per batch)."""
         if types:
-            self.store.write("memory/write_types", space=self.space, types=sorted(types))
+            self.store.write("memory/write_types", space=self.space, types=sorted(types), stamp=None)
 
     def write_facts(self, rows: list[FactRow]) -> None:
         """Schemas first (one row each), then the facts; both need their Types written (write_types)."""
@@ -156,7 +156,7 @@ class FactRepository(Repository):
         `percentile` (0..1) of the undeclared schemas, else 1) become stable (undeclared ones only if open);
         the new facts of stable schemas and the pending facts of the schemas promoted now become active.
         Returns (schemas promoted, facts activated)."""
-        row = self.store.write("memory/promote_and_activate", space=self.space,
+        row = self.store.write("memory/promote_and_activate", space=self.space, stamp=None,
                                **promotion_params(threshold, percentile, open_world))[0]
         return row["promoted"], row["activated"]
 

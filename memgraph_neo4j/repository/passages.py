@@ -96,7 +96,7 @@ class PassageRepository(Repository):
         PASSAGE_BATCH: a kill between two leaves no passage without its link."""
         for start in range(0, len(rows), PASSAGE_BATCH):
             chunk = rows[start:start + PASSAGE_BATCH]
-            batch = WriteBatch(self.store, self.space)
+            batch = WriteBatch(self.store, self.space, stamped=True)  # a new version: retrieval sees them
             batch.add_rows("memory/write_passages", store_rows(chunk), pending=ExtractionState.PENDING.value)
             batch.add_rows("memory/link_next", next_links(chunk))
             batch.commit()
@@ -122,12 +122,9 @@ class PassageRepository(Repository):
         if doc_ids:
             batch.add("memory/mark_documents", doc_ids=doc_ids, **DOCUMENT_STATES)
 
-    def add_bump_version(self, batch: WriteBatch) -> int:
-        return batch.add("memory/bump_version")
-
     def bump_version(self) -> int:
-        """A new memory version: projections and snapshots of the old one are stale."""
-        return self.store.write("memory/bump_version", space=self.space)[0]["version"]
+        """A new memory version, unstamped: projections and copies of older versions are read again whole."""
+        return self.store.write("memory/bump_version", space=self.space, stamped=False)[0]["version"]
 
 
 # ----- title keys of passages written without one (memory/title_keys.py), across every space ---------

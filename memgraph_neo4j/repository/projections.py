@@ -5,7 +5,8 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
-from memgraph_neo4j.contracts import FactState
+from memgraph_neo4j.config import RetrievalConfig
+from memgraph_neo4j.contracts import FactState, fact_states
 from memgraph_neo4j.repository.base import Repository
 
 CO_OCCURS = "co_occurs_with"  # the offline extractor's fallback relation (extractors.offline.CO_OCCURS)
@@ -24,6 +25,12 @@ class ProjectionSpec:
         return {"space": space, "fact_states": self.fact_states, "pending_weight": self.pending_weight,
                 "type_weight": self.type_weight, "pending": str(FactState.PENDING),
                 "co_occurs": CO_OCCURS, "co_occurrence_weight": self.co_occurrence_weight}
+
+
+def projection_spec(config: RetrievalConfig) -> ProjectionSpec:
+    """What a retrieval configuration puts into the PPR graph (the projection's name says it too)."""
+    return ProjectionSpec(fact_states(config.seeds.schema_filter, config.adjudication),
+                          config.effective_pending_weight, config.type_weight, config.co_occurrence_weight)
 
 
 @dataclass(frozen=True, slots=True)

@@ -24,9 +24,11 @@ from typing import Any
 
 import numpy as np
 
+from memgraph_neo4j.repository.changes import ChangeRepository, Changes
 from memgraph_neo4j.repository.layers import PassageMatch
 from memgraph_neo4j.repository.search import SearchRepository
 from memgraph_neo4j.repository.statistics import SpaceCounts
+from memgraph_neo4j.retrieval.changes import ChangeFeed, Followed
 from memgraph_neo4j.retrieval.layers import top_rows
 
 # MuSiQue: ~2.5 KB held per passage (texts and term weights), ~8 KB at peak while building; its 1,890
@@ -300,6 +302,11 @@ def bm25_query(text: str) -> str:
     return " OR ".join(words(text)[:MAX_QUERY_WORDS]) or "*"
 
 
+def apply_changes(index: Bm25Index, changes: Changes) -> None:
+    """A write's passages (retrieval/changes.py): passages are never removed by a stamped write."""
+    index.apply([PassageMatch(p.id, 0.0, p.title, p.text) for p in changes.passages])
+
+
 @dataclass(frozen=True)
 class Bm25Hits:
     passages: list[PassageMatch]  # best first
@@ -312,28 +319,27 @@ class SpaceBm25:
     MAX_IN_PROCESS_PASSAGES passages and for callers that ask for no in-process copy."""
 
     def __init__(self, search: SearchRepository, version: Callable[[], int],
-                 counts: Callable[[int], SpaceCounts]) -> None:
+                 counts: Callable[[int], SpaceCounts], feed: ChangeFeed | None = None) -> None:
         self.search, self.version, self.counts = search, version, counts
-        self._index: tuple[int, Bm25Index | None] | None = None
-        self.builds = 0  # observable: tests assert one build per memory version
+        feed = feed or ChangeFeed(ChangeRepository(search.store, search.space), lambda: 0)
+        self.copy: Followed[Bm25Index] = Followed(
+            feed, lambda: Bm25Index(self.search.corpus()), apply_changes,
+            lambda v: self.counts(v).passages <= MAX_IN_PROCESS_PASSAGES)
+
+    @property
+    def builds(self) -> int:
+        return self.copy.builds  # observable: tests assert one build, then catch-ups
 
     def index(self, version: int | None = None) -> Bm25Index | None:
         """`version`: the memory version the caller already read (else it is read)."""
-        version = self.version() if version is None else version
-        if self._index is None or self._index[0] != version:
-            self._index = None  # the old one can go before the new one is read
-            index = None
-            if self.counts(version).passages <= MAX_IN_PROCESS_PASSAGES:
-                index = Bm25Index(self.search.corpus())
-                self.builds += 1
-            self._index = (version, index)
-        return self._index[1]
+        return self.copy.at(self.version() if version is None else version)
 
     def top(self, question: str, k: int, version: int | None = None, total: bool = False) -> Bm25Hits:
         """The k best passages; `total`: also sum every passage's score (through Lucene: in the same read)."""
-        index = self.index(version)
-        if index is not None:
-            return Bm25Hits(*index.top(question, k))
+        with self.copy.hold():
+            index = self.index(version)
+            if index is not None:
+                return Bm25Hits(*index.top(question, k))
         query = bm25_query(question)
         if not total:
             hits = self.search.fulltext(query, k, k * FULLTEXT_FETCH_PER_RESULT)

@@ -13,12 +13,14 @@ from concurrent.futures import Future, ThreadPoolExecutor
 from typing import Any, TypeVar
 
 from memgraph_neo4j.config import RetrievalConfig
+from memgraph_neo4j.repository.changes import ChangeRepository
 from memgraph_neo4j.repository.layers import LayerRepository
 from memgraph_neo4j.repository.projections import ProjectionRepository
 from memgraph_neo4j.repository.search import SearchRepository
 from memgraph_neo4j.repository.statistics import StatisticsRepository
 from memgraph_neo4j.retrieval.base import Hit, RetrievalResult, StageTimer
 from memgraph_neo4j.retrieval.bm25_index import SpaceBm25
+from memgraph_neo4j.retrieval.changes import ChangeFeed
 from memgraph_neo4j.retrieval.layers import LayerSearch
 from memgraph_neo4j.retrieval.ppr import make_engine
 from memgraph_neo4j.retrieval.projection import Projections
@@ -39,15 +41,17 @@ class RetrievalContext:
         self.space, self.embedder = space, embedder
         self.config = config or RetrievalConfig()
         self.search = SearchRepository(store, space)
-        self.engine = make_engine(ProjectionRepository(store, space), self.config, gds)
-        self.projections = Projections(self.engine, space, self.config)
         statistics = StatisticsRepository(store, space)
         counts = self.counts = SpaceCountsCache(statistics)
+        # one feed of the space's changes for every copy below (retrieval/changes.py)
+        self.changes = ChangeFeed(ChangeRepository(store, space), lambda: (c := counts.latest()) and c.vectors or 0)
+        self.engine = make_engine(ProjectionRepository(store, space), self.config, gds, self.changes)
+        self.projections = Projections(self.engine, space, self.config)
         self.layers = LayerSearch(LayerRepository(store, space), embedder.dimension, self.config,
-                                  self.projections.prefix, counts)
-        self.statistics = SeedStatisticsSource(statistics, counts, self.config.snapshot_max_mentions)
-        self.bm25 = SpaceBm25(self.search, self.layers.repository.version, counts)
-        self.titles = TitleIndex(self.search.passage_titles)
+                                  self.projections.prefix, counts, self.changes)
+        self.statistics = SeedStatisticsSource(statistics, counts, self.config.snapshot_max_mentions, self.changes)
+        self.bm25 = SpaceBm25(self.search, self.layers.repository.version, counts, self.changes)
+        self.titles = TitleIndex(self.search.passage_titles, self.changes)
         self._readers: ThreadPoolExecutor | None = None  # started by the first `ahead`, ended by `close`
         self._readers_lock = threading.Lock()
 
@@ -79,6 +83,14 @@ class RetrievalContext:
     def projection(self) -> str:
         """The name of the projection for the memory's current version, built if missing."""
         return self.projections.ensure(self.layers.repository.state(self.projections.prefix))
+
+    def search_graph(self) -> tuple[str, int]:
+        """The graph a search ranks on at the memory's current version, and that version: a GDS projection,
+        built if missing, unless the engine keeps its own copy (the local engine)."""
+        state = self.layers.repository.state(self.projections.prefix)
+        if getattr(self.engine, "needs_projection", True):
+            return self.projections.ensure(state), state.version
+        return self.projections.name(state.version), state.version
 
     def embed(self, question: str) -> list[float]:
         return self.embedder.embed_query(question).tolist()

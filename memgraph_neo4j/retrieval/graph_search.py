@@ -162,8 +162,10 @@ class GraphRetriever(ABC):
         if not seeds.entity and not seeds.type and not titled:  # nothing from the memory: dense retrieval
             return ctx.finish(RetrievalResult(method=self.method, passages=dense[:top_k], fallback=True), timer,
                               known=dense, version=state.version)
-        graph = ctx.projections.ensure(state)
-        ctx.engine.prepare(graph)  # e.g. the local engine's export, once per projection
+        # the local engine keeps its own copy of the graph (ppr/graph_copy.py): no GDS projection to build
+        graph = (ctx.projections.ensure(state) if getattr(ctx.engine, "needs_projection", True)
+                 else ctx.projections.name(state.version))
+        ctx.engine.prepare(graph, state.version)  # the local engine catches its copy up, the others pass
         timer.lap("projection")
         # the fusion divides by every passage's PageRank: the gds engine then sums every passage
         ranked = ctx.engine.rank(graph, seeds, max(top_k, FUSION_DEPTH) if self.fuses else top_k, top_m,

@@ -189,8 +189,8 @@ class HybridRetriever:
         if not entity:
             return []
         ctx = self.context
-        graph = ctx.projection()
-        ctx.engine.prepare(graph)
+        graph, version = ctx.search_graph()
+        ctx.engine.prepare(graph, version)
         ranked = ctx.engine.rank(graph, Seeds(entity=entity, passage=passage), self.config.candidates, 0)
         return [h.id for h in ranked.get("passage", [])]
 

@@ -122,7 +122,7 @@ class LayerSearch:
     """The layers for one query, exact in process or from the indexes (see the module doc)."""
 
     def __init__(self, repository: LayerRepository, dimension: int, config: RetrievalConfig,
-                 graph_prefix: str, counts: Callable[[int], SpaceCounts]) -> None:
+                 graph_prefix: str, counts: Callable[[int], SpaceCounts], feed: Any = None) -> None:
         self.repository, self.dimension, self.config = repository, dimension, config
         self.graph_prefix = graph_prefix  # the memory-state read also lists these projections
         self.counts = counts  # the space's sizes at a memory version

@@ -12,9 +12,8 @@ import re
 import threading
 
 from memgraph_neo4j.config import RetrievalConfig
-from memgraph_neo4j.contracts import fact_states
 from memgraph_neo4j.repository.layers import MemoryState
-from memgraph_neo4j.repository.projections import ProjectionSpec
+from memgraph_neo4j.repository.projections import projection_spec
 from memgraph_neo4j.retrieval.ppr import PprEngine
 
 
@@ -44,9 +43,7 @@ def space_graphs(space: str) -> str:
 class Projections:
     def __init__(self, engine: PprEngine, space: str, config: RetrievalConfig) -> None:
         self.engine, self.space = engine, space
-        self.spec = ProjectionSpec(fact_states(config.seeds.schema_filter, config.adjudication),
-                                   config.effective_pending_weight, config.type_weight,
-                                   config.co_occurrence_weight)
+        self.spec = projection_spec(config)
         self.prefix = space_prefix(space)
         verdicts = "" if config.adjudication else "_a0"
         self.suffix = (f"_p{self.spec.pending_weight:g}_t{self.spec.type_weight:g}"

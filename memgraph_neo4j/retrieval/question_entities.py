@@ -16,10 +16,13 @@ per memory version TitleIndex takes.
 from __future__ import annotations
 
 import re
-from collections.abc import Callable, Collection, Mapping
+from bisect import insort
+from collections.abc import Callable, Collection, Iterable, Mapping
 from dataclasses import dataclass
 
 from memgraph_neo4j.memory.normalize import bounded_key, normalize_entity_name
+from memgraph_neo4j.repository.changes import Changes
+from memgraph_neo4j.retrieval.changes import ChangeFeed, Followed
 from memgraph_neo4j.retrieval.stopwords import FUNCTION_WORDS
 
 MAX_SPAN_WORDS = 12  # long titles ("Alexander and the Terrible, Horrible, No Good, Very Bad Day")
@@ -76,23 +79,36 @@ def titled_passages(spans: list[Span], by_key: Mapping[str, list[str]]) -> list[
     return found
 
 
+class TitleKeys:
+    """Passage ids by normalised title (ids in ascending order, whatever order they arrived in)."""
+
+    def __init__(self, titles: Iterable[tuple[str, str | None]] = ()) -> None:
+        self.by_key: dict[str, list[str]] = {}
+        self._key_of: dict[str, str] = {}
+        for passage_id, title in titles:
+            self.add(passage_id, title)
+
+    def add(self, passage_id: str, title: str | None) -> None:
+        old = self._key_of.pop(passage_id, None)
+        if old is not None:
+            self.by_key[old].remove(passage_id)
+        if key := bounded_key(normalize_entity_name(title or "")):
+            self._key_of[passage_id] = key
+            insort(self.by_key.setdefault(key, []), passage_id)
+
+    def apply(self, changes: Changes) -> None:
+        for p in changes.passages:
+            self.add(p.id, p.title)
+
+
 class TitleIndex:
-    """Passage ids by normalised title at one memory version, from every title of the space (read once
-    per version): for spaces whose passages lack the stored title key (memory_state_names' `keyed`)."""
+    """Passage ids by normalised title, from every title of the space (read once, then kept up to date
+    from the writes): for spaces whose passages lack the stored title key (memory_state_names' `keyed`)."""
 
-    def __init__(self, read: Callable[[], list[tuple[str, str]]]) -> None:
-        self.read = read
-        self._index: tuple[int, dict[str, list[str]]] | None = None
-
-    def by_key(self, version: int) -> dict[str, list[str]]:
-        if self._index is None or self._index[0] != version:
-            by_key: dict[str, list[str]] = {}
-            for passage_id, title in self.read():
-                if key := bounded_key(normalize_entity_name(title)):
-                    by_key.setdefault(key, []).append(passage_id)
-            self._index = (version, by_key)
-        return self._index[1]
+    def __init__(self, read: Callable[[], list[tuple[str, str]]], feed: ChangeFeed) -> None:
+        self.copy: Followed[TitleKeys] = Followed(feed, lambda: TitleKeys(read()), TitleKeys.apply)
 
     def passages(self, spans: list[Span], version: int) -> list[str]:
         """Passages whose whole title one of the spans is, in span order."""
-        return titled_passages(spans, self.by_key(version))
+        with self.copy.hold():
+            return titled_passages(spans, self.copy.at(version).by_key)

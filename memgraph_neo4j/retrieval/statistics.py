@@ -13,7 +13,9 @@ import math
 from collections import Counter, defaultdict
 from collections.abc import Iterable
 
+from memgraph_neo4j.repository.changes import ChangeRepository, Changes
 from memgraph_neo4j.repository.statistics import HitStatistics, SpaceCounts, SpaceMentions, StatisticsRepository
+from memgraph_neo4j.retrieval.changes import ChangeFeed, Followed
 from memgraph_neo4j.retrieval.seeds import SeedStatistics
 
 
@@ -39,6 +41,18 @@ class StatisticsSnapshot:
         self.df = Counter(mentions.entities)
         self.type_degree = {t: n for t, n in mentions.type_degree}
 
+    def apply(self, changes: Changes) -> None:
+        """A write's passages (their mentions now) and its entities' types (their degree now)."""
+        for p in changes.passages:
+            for e in self.entities_of.get(p.id, ()):
+                self.df[e] -= 1
+                if not self.df[e]:
+                    del self.df[e]
+            self.entities_of[p.id] = list(p.mentions)
+            self.df.update(p.mentions)
+        for e in changes.entities:
+            self.type_degree.update(e.type_degree)
+
     def lookup(self, entity_ids: Iterable[str], type_ids: Iterable[str], passage_ids: Iterable[str]) -> SeedStatistics:
         total = max(self.passages, 1)
         passage_ids = list(passage_ids)
@@ -63,24 +77,31 @@ class SpaceCountsCache:
             self._counts = (version, self.repository.counts())
         return self._counts[1]
 
+    def latest(self) -> SpaceCounts | None:
+        """The sizes last read (None before the first read)."""
+        counts = self._counts
+        return None if counts is None else counts[1]
+
+
 class SeedStatisticsSource:
     """Seed statistics from a snapshot read once per memory version; for spaces with more mentions
     than `max_mentions`, read per query (a snapshot would not fit in memory)."""
 
-    def __init__(self, repository: StatisticsRepository, counts: SpaceCountsCache, max_mentions: int) -> None:
+    def __init__(self, repository: StatisticsRepository, counts: SpaceCountsCache, max_mentions: int,
+                 feed: ChangeFeed | None = None) -> None:
         self.repository, self.counts, self.max_mentions = repository, counts, max_mentions
-        self._snapshot: tuple[int, StatisticsSnapshot | None] | None = None
+        feed = feed or ChangeFeed(ChangeRepository(repository.store, repository.space), lambda: 0)
+        self.copy: Followed[StatisticsSnapshot] = Followed(
+            feed, lambda: StatisticsSnapshot(self.repository.mentions(), 0), StatisticsSnapshot.apply,
+            lambda v: self.counts(v).mentions <= self.max_mentions)
 
     def lookup(self, version: int, entity_ids: list[str], type_ids: list[str],
                passage_ids: list[str]) -> SeedStatistics:
         counts = self.counts(version)
-        if self._snapshot is None or self._snapshot[0] != version:
-            snapshot = None
-            if counts.mentions <= self.max_mentions:
-                snapshot = StatisticsSnapshot(self.repository.mentions(), counts.passages)
-            self._snapshot = (version, snapshot)
-        snapshot = self._snapshot[1]
-        if snapshot is not None:
-            return snapshot.lookup(entity_ids, type_ids, passage_ids)
+        with self.copy.hold():
+            snapshot = self.copy.at(version)
+            if snapshot is not None:
+                snapshot.passages = counts.passages  # the N of IDF at this version (space_counts)
+                return snapshot.lookup(entity_ids, type_ids, passage_ids)
         return from_hit_statistics(self.repository.of_hits(entity_ids, type_ids, passage_ids), counts.passages,
                                    passage_ids)

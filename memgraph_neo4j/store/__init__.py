@@ -1,4 +1,4 @@
 from memgraph_neo4j.store.cypher import CypherLibrary, cypher_root, default_library
-from memgraph_neo4j.store.graph_store import GraphStore, StoreError
+from memgraph_neo4j.store.graph_store import STAMP, GraphStore, StoreError
 
-__all__ = ["CypherLibrary", "GraphStore", "StoreError", "cypher_root", "default_library"]
+__all__ = ["STAMP", "CypherLibrary", "GraphStore", "StoreError", "cypher_root", "default_library"]

@@ -23,6 +23,18 @@ from memgraph_neo4j.store.cypher import CypherLibrary, default_library
 from memgraph_neo4j.store.retry import ACQUIRE_SECONDS, CONNECT_SECONDS, NO_DRIVER_RETRY, RETRY_SECONDS, Retry
 
 T = TypeVar("T")
+
+
+class _Stamp:
+    """A parameter value `write_many` replaces by the memory version its transaction's first statement
+    returned (cypher/memory/bump_version, run first): what the batch's statements stamp on the nodes they
+    touch (`changed`), so readers in other processes catch up by reading only those (retrieval/changes.py)."""
+
+    def __repr__(self) -> str:
+        return "STAMP"
+
+
+STAMP = _Stamp()
 _NO_GDS = re.compile(r"(procedure with the name|[Uu]nknown function) [`']gds\.")
 # (driver, statement text, parameters, check) of the write guard of this thread (GraphStore.guarded)
 _GUARD: ContextVar[tuple[Driver, str, dict[str, Any], Callable[[list[dict[str, Any]]], None]] | None] = \
@@ -171,6 +183,15 @@ class GraphStore:
     def read(self, name: str, /, **params: Any) -> list[dict[str, Any]]:
         return self._execute("read", name, params)
 
+    def read_many(self, statements: Sequence[tuple[str, Mapping[str, Any]]]) -> list[list[dict[str, Any]]]:
+        """Several statements in one read transaction (one round trip per statement, one session)."""
+        def run_all(tx: ManagedTransaction) -> list[list[dict[str, Any]]]:
+            return [self._run(tx, name, params) for name, params in statements]
+
+        name = statements[0][0] if statements else "read_many"
+        with self._session(name) as session:
+            return self.retry.run(lambda: session.execute_read(run_all), name)
+
     def write(self, name: str, /, **params: Any) -> list[dict[str, Any]]:
         return self._execute("write", name, params)
 
@@ -178,7 +199,15 @@ class GraphStore:
         """Several statements in one write transaction: all of them happen, or none."""
         def run_all(tx: ManagedTransaction) -> list[list[dict[str, Any]]]:
             self._guard(tx)
-            return [self._run(tx, name, params) for name, params in statements]
+            results: list[list[dict[str, Any]]] = []
+            for name, params in statements:
+                if any(v is STAMP for v in params.values()):
+                    if not results or not results[0] or "version" not in results[0][0]:
+                        raise ValueError(f"{name} stamps the memory version, but the transaction's first "
+                                         "statement returned none (memory/bump_version must come first)")
+                    params = {k: results[0][0]["version"] if v is STAMP else v for k, v in params.items()}
+                results.append(self._run(tx, name, params))
+            return results
 
         name = statements[0][0] if statements else "write_many"
         with self._session(name) as session:

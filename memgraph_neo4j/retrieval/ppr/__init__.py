@@ -54,7 +54,7 @@ class PprEngine(Protocol):
 
     def drop(self, graph: str) -> None: ...
 
-    def prepare(self, graph: str) -> None:
+    def prepare(self, graph: str, version: int | None = None) -> None:
         """Per-projection set-up before the first ranking (exports), so it is timed as projection work."""
 
     def rank(self, graph: str, seeds: Seeds, top_k: int, top_m: int, mass: bool = False) -> Ranking:
@@ -80,16 +80,18 @@ class StoreProjections:
     def drop(self, graph: str) -> None:
         self.repository.drop(graph)
 
-    def prepare(self, graph: str) -> None:
+    def prepare(self, graph: str, version: int | None = None) -> None:
         pass
 
 
-def make_engine(repository: ProjectionRepository, config: RetrievalConfig, gds: Any = None) -> PprEngine:
-    """The engine `config.ppr_engine` names; `gds`: a graphdatascience client for "client"."""
+def make_engine(repository: ProjectionRepository, config: RetrievalConfig, gds: Any = None,
+                feed: Any = None) -> PprEngine:
+    """The engine `config.ppr_engine` names; `gds`: a graphdatascience client for "client"; `feed`: the
+    space's changes (retrieval/changes.py), which the local engine's graph copy follows."""
     if config.ppr_engine == "local":
         from memgraph_neo4j.retrieval.ppr.local import LocalEngine
 
-        return LocalEngine(repository, config)
+        return LocalEngine(repository, config, feed)
     if config.ppr_engine == "client":
         from memgraph_neo4j.retrieval.ppr.client import ClientEngine
 

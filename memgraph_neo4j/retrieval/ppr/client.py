@@ -35,7 +35,7 @@ class ClientEngine:
     def drop(self, graph: str) -> None:
         self.gds.graph.drop(graph, fail_if_missing=False)
 
-    def prepare(self, graph: str) -> None:
+    def prepare(self, graph: str, version: int | None = None) -> None:
         self.node_table(graph)
 
     def node_table(self, graph: str) -> NodeTable:

@@ -13,6 +13,7 @@ tests hold both to GDS.
 
 from __future__ import annotations
 
+import threading
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
@@ -20,9 +21,12 @@ import numpy as np
 from scipy import sparse
 
 from memgraph_neo4j.config import RetrievalConfig
-from memgraph_neo4j.repository.projections import NodeColumns, ProjectionRepository
+from memgraph_neo4j.repository.changes import ChangeRepository
+from memgraph_neo4j.repository.projections import NodeColumns, ProjectionRepository, projection_spec
 from memgraph_neo4j.retrieval.base import Hit
+from memgraph_neo4j.retrieval.changes import ChangeFeed
 from memgraph_neo4j.retrieval.ppr import Ranking, Seeds, StoreProjections
+from memgraph_neo4j.retrieval.ppr.graph_copy import GraphCopy
 
 if TYPE_CHECKING:  # push.py imports numba, and this module: only its type here
     from memgraph_neo4j.retrieval.ppr.push import PushGraph
@@ -158,8 +162,11 @@ def top_by_kind(nodes: NodeTable, scores: np.ndarray, kind: str, k: int) -> list
         rows = rows[nodes.kinds[rows] == KINDS.index(kind)]
     else:  # fewer than k sampled rows score > 0: every scored row of the kind is a candidate
         rows = of_kind[scores[of_kind] > 0]
-    order = np.lexsort((rows, -scores[rows]))[:k]
-    return [(int(rows[i]), float(scores[rows[i]])) for i in order]
+    top = rows[np.lexsort((rows, -scores[rows]))]
+    if len(top) > k:  # keep the rows tied with the k-th: ties go to the lower id, whatever the row order
+        top = top[scores[top] >= scores[top[k - 1]]]
+    ids = nodes.ids
+    return [(int(r), float(scores[r])) for r in sorted(top.tolist(), key=lambda r: (-scores[r], ids[r]))[:k]]
 
 
 def ranked(nodes: NodeTable, scores: np.ndarray, top_k: int, top_m: int) -> Ranking:
@@ -171,51 +178,78 @@ def ranked(nodes: NodeTable, scores: np.ndarray, top_k: int, top_m: int) -> Rank
 
 
 class LocalEngine(StoreProjections):
-    def __init__(self, repository: ProjectionRepository, config: RetrievalConfig) -> None:
+    """PageRank in process on the space's graph copy (ppr/graph_copy.py), read whole once and then kept up
+    to date from the writes (retrieval/changes.py): no GDS projection is built or exported."""
+
+    needs_projection = False
+
+    def __init__(self, repository: ProjectionRepository, config: RetrievalConfig,
+                 feed: ChangeFeed | None = None) -> None:
         super().__init__(repository, config)
-        self.exports = 0  # observable: tests assert one export per projection
-        self._copy: tuple[str, LocalGraph] | None = None
-        self._push: tuple[str, PushGraph] | None = None  # the push form of the copy, on large projections
+        self.feed = feed or ChangeFeed(ChangeRepository(repository.store, repository.space), lambda: 0)
+        self.spec = projection_spec(config)
+        self.exports = 0  # observable: tests assert one whole read, then catch-ups
+        self._copy: GraphCopy | None = None
+        self._push: tuple[tuple[int, int], PushGraph] | None = None  # the push form of the copy, on large graphs
+        self._lock = threading.RLock()  # an apply must not run under a ranking
 
-    def local_graph(self, graph: str) -> LocalGraph:
-        """The in-process copy of projection `graph`, exported once per projection."""
-        if self._copy is None or self._copy[0] != graph:
-            self._copy = self._push = None  # the old copies can go before the new one is read
-            nodes = NodeTable.from_columns(self.repository.nodes())
-            rels = self.repository.relationships(graph)
-            self._copy = (graph, build_local_graph(nodes, rels.sources, rels.targets, rels.weights))
-            self.exports += 1
-        return self._copy[1]
+    def graph_copy(self, version: int) -> GraphCopy:
+        """The copy at `version` or later: caught up from the changes, or read whole."""
+        with self._lock:
+            copy = self._copy
+            if copy is not None and copy.version >= version:
+                return copy
+            changes = self.feed.since(copy.version, version) if copy is not None else None
+            if changes is None:
+                self._copy = self._push = None  # the old copy can go before the new one is read
+                copy = GraphCopy(self.spec)
+                copy.apply(self.feed.repository.graph())
+                self.exports += 1
+            elif len(changes):
+                copy.apply(changes)
+            copy.version = max(copy.version, version)
+            self._copy = copy
+            return copy
 
-    def uses_push(self, local: LocalGraph) -> bool:
-        return local.transition_t.nnz >= self.config.push_min_relationships
+    def uses_push(self, copy: GraphCopy) -> bool:
+        return copy.transition.nnz >= self.config.push_min_relationships
 
-    def push_graph(self, graph: str) -> PushGraph:
-        """The push form of the copy (ppr/push.py: P, degrees, the hubs' vectors), built once per projection."""
-        local = self.local_graph(graph)
-        if self._push is None or self._push[0] != graph:
-            from memgraph_neo4j.retrieval.ppr.push import build_push_graph  # numba: imported only here
+    def push_graph(self, copy: GraphCopy) -> PushGraph:
+        """The push form of the copy (ppr/push.py: P, degrees, the hubs' vectors), built again after a
+        change (the hubs' vectors depend on the whole graph: 8.6 s at 100k passages)."""
+        with self._lock:
+            if self._push is None or self._push[0] != (id(copy), copy.revision):
+                from memgraph_neo4j.retrieval.ppr.push import build_push_graph  # numba: imported only here
 
-            self._push = (graph, build_push_graph(local.transition_t, local.degree, self.config.damping,
-                                                  self.config.tolerance))
-        return self._push[1]
+                transition = copy.compacted()
+                self._push = ((id(copy), copy.revision), build_push_graph(transition.explicit(), transition.degree,
+                                                               self.config.damping, self.config.tolerance))
+            return self._push[1]
 
-    def prepare(self, graph: str) -> None:
-        if self.uses_push(self.local_graph(graph)):
-            self.push_graph(graph)
+    def prepare(self, graph: str, version: int | None = None) -> None:
+        copy = self.graph_copy(self._version(graph) if version is None else version)
+        if self.uses_push(copy):
+            self.push_graph(copy)
+
+    def _version(self, graph: str) -> int:
+        """The memory version in a projection's name (retrieval/projection.py: mg_<space>_v<version>_p...)."""
+        return int(graph.rsplit("_v", 1)[1].split("_p", 1)[0])
 
     def rank(self, graph: str, seeds: Seeds, top_k: int, top_m: int, mass: bool = False) -> Ranking:
-        local, config = self.local_graph(graph), self.config
-        teleport = np.zeros(local.node_count)
-        for kind, kind_seeds in seeds.by_kind():
-            for node_id, weight in kind_seeds:
-                row = local.nodes.row(kind, node_id)
-                if row is not None:  # only seeds of projected kinds reach here; unknown ids carry no mass
-                    teleport[row] += weight
-        if self.uses_push(local):
-            from memgraph_neo4j.retrieval.ppr.push import push_pagerank
+        config = self.config
+        with self._lock:
+            copy = self.graph_copy(self._version(graph))
+            teleport = np.zeros(len(copy.nodes))
+            for kind, kind_seeds in seeds.by_kind():
+                for node_id, weight in kind_seeds:
+                    row = copy.nodes.row(kind, node_id)
+                    if row is not None:  # only seeds of projected kinds reach here; unknown ids carry no mass
+                        teleport[row] += weight
+            if self.uses_push(copy):
+                from memgraph_neo4j.retrieval.ppr.push import push_pagerank
 
-            scores = push_pagerank(self.push_graph(graph), teleport, config.damping, config.push_epsilon)
-        else:
-            scores = gds_pagerank(local.transition_t, teleport, config.damping, config.iterations, config.tolerance)
-        return ranked(local.nodes, scores, top_k, top_m)
+                scores = push_pagerank(self.push_graph(copy), teleport, config.damping, config.push_epsilon)
+            else:
+                scores = gds_pagerank(copy.transition, teleport, config.damping, config.iterations,
+                                      config.tolerance)
+            return ranked(copy.nodes, scores, top_k, top_m)

@@ -89,5 +89,5 @@ def test_top_by_kind_is_the_exact_top_k_at_size(k):
     scores = np.round(rng.random(n), 3) * (rng.random(n) < 0.7)  # ties, and 30 % unscored
     for kind in ("entity", "passage", "type"):
         rows = [i for i in range(n) if kinds[i] == kind and scores[i] > 0]
-        expected = sorted(rows, key=lambda i: (-scores[i], i))[:k]
+        expected = sorted(rows, key=lambda i: (-scores[i], str(i)))[:k]  # ties: the lower id
         assert [r for r, _ in ppr_local.top_by_kind(nodes, scores, kind, k)] == expected

@@ -1,0 +1,96 @@
+"""Copies that follow the writes (retrieval/changes.py) equal copies read whole, and the GDS projection.
+
+A long-lived retrieval context searches, the memory is written (stamped ingests, an unstamped retraction),
+and after each write its caught-up copies are compared with those of a fresh context at the same version:
+the PPR graph edge for edge (and with the GDS projection), the seed statistics, BM25, the titles, and
+the search results of every graph method (same ranking, scores within 1e-6).
+"""
+
+from __future__ import annotations
+
+import pytest
+from test_memory import ScriptedExtractor
+from test_retrieval import SCRIPT, TEXTS, Session, drop_graphs, same_ranking
+
+from memgraph_neo4j.api import MemoryGraph
+from memgraph_neo4j.config import RetrievalConfig
+from memgraph_neo4j.ingest.readers import Document
+from memgraph_neo4j.memory.ontology import load_ontology
+from memgraph_neo4j.retrieval.ppr.graph_copy import KINDS
+
+MORE = {
+    "LOVELACE": [("Ada Lovelace", "born in", "London", "Person", "Place"),
+                 ("Ada Lovelace", "collaborated with", "Charles Babbage", "Person", "Person")],
+    "BABBAGE": [("Charles Babbage", "born in", "London", "Person", "Place"),
+                ("Charles Babbage", "designed", "Analytical Engine", "Person", "Thing")],
+}
+MORE_TEXTS = {
+    "LOVELACE": "LOVELACE Ada Lovelace was born in London and worked with Charles Babbage.",
+    "BABBAGE": "BABBAGE Charles Babbage was born in London and designed the Analytical Engine.",
+}
+QUESTIONS = ("Where was Alan Turing born?", "Who worked with Charles Babbage?", "capital of Poland",
+             "Where was Grace Hopper born?")
+
+
+@pytest.fixture
+def memory(store, space, minilm):
+    base = load_ontology()
+    ontology = base.model_copy(update={"promotion": base.promotion.model_copy(update={"threshold": 1,
+                                                                                      "percentile": None})})
+    m = MemoryGraph(space=space, store=store, ontology=ontology, embedder=minilm,
+                    extractor=ScriptedExtractor(SCRIPT | MORE), retrieval=RetrievalConfig())
+    m.ingest([Document(title=k.title(), text=v) for k, v in TEXTS.items() if k != "HOPPER"], progress=False)
+    yield m
+    drop_graphs(store, space)
+
+
+def statistics(context, version: int) -> tuple:
+    snapshot = context.statistics.copy.at(version)
+    mentions = {p: sorted(e) for p, e in snapshot.entities_of.items() if e}
+    return mentions, dict(snapshot.df), {t: n for t, n in snapshot.type_degree.items() if n}
+
+
+def assert_same_copies(long_lived: Session, fresh: Session, test_store) -> None:
+    """Every copy of the long-lived context equals the fresh one's at the memory's current version."""
+    for question in QUESTIONS:
+        for method in ("memgraphrag", "hipporag2", "hybrid", "dense", "bm25"):
+            same_ranking(long_lived.search(question, method=method, top_k=3, top_m=5),
+                         fresh.search(question, method=method, top_k=3, top_m=5))
+    a, b = long_lived.context, fresh.context
+    version = a.layers.repository.version()
+    copy = a.engine.graph_copy(version)
+    assert copy.edges() == pytest.approx(b.engine.graph_copy(version).edges(), abs=1e-12)
+    # ... and equals the GDS projection of that version, edge for edge (summed per ordered pair)
+    projected: dict = {}
+    kinds = {i: KINDS[k] for i, k in zip(copy.nodes.ids, copy.nodes.kinds, strict=True)}
+    for e in test_store.read("projection_edges", graph=a.projection()):
+        key = ((kinds[e["source"]], e["source"]), (kinds[e["target"]], e["target"]))
+        projected[key] = projected.get(key, 0.0) + e["weight"]
+    assert copy.edges() == pytest.approx(projected, abs=1e-9)
+    assert statistics(a, version) == statistics(b, version)
+    assert a.bm25.index(version).canonical() == b.bm25.index(version).canonical()
+    assert a.titles.copy.at(version).by_key == b.titles.copy.at(version).by_key
+
+
+def test_copies_follow_writes_exactly(memory, store, space, minilm, test_store):
+    config = RetrievalConfig()
+    long_lived = Session(store, space, minilm, config)
+    for question in QUESTIONS:  # every copy read whole once
+        long_lived.search(question, method="memgraphrag")
+        long_lived.search(question, method="bm25")
+    builds = (long_lived.context.engine.exports, long_lived.context.bm25.builds)
+
+    memory.ingest([Document(title="Hopper", text=TEXTS["HOPPER"])], progress=False)  # one stamped write
+    assert_same_copies(long_lived, Session(store, space, minilm, config), test_store)
+    assert (long_lived.context.engine.exports, long_lived.context.bm25.builds) == builds  # caught up, not read
+    assert long_lived.context.statistics.copy.catch_ups >= 1
+
+    memory.ingest([Document(title=k.title(), text=v) for k, v in MORE_TEXTS.items()], progress=False)
+    assert_same_copies(long_lived, Session(store, space, minilm, config), test_store)
+    assert (long_lived.context.engine.exports, long_lived.context.bm25.builds) == builds
+
+    # a retraction is unstamped (it deletes): the copies are read whole again, and still equal
+    doc = next(d for d in memory.documents() if d.title == "Lovelace")
+    memory.retract([doc.id])
+    assert_same_copies(long_lived, Session(store, space, minilm, config), test_store)
+    assert long_lived.context.engine.exports == builds[0] + 1
