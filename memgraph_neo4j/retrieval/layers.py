@@ -6,8 +6,9 @@ Two ways (RetrievalConfig.layer_search):
   a space's hits out; a space small against its `fetch` is searched exactly). They hold every state,
   so each layer over-fetches, filters states, and asks again with a wider fetch only when that left
   it short and the space may hold more.
-- "local": exact top-k in process. The three layers are read once per memory version
-  (cypher/retrieval/export_layers) and each query is one matrix-vector product per layer. On the
+- "local": exact top-k in process. The three layers are read once (cypher/retrieval/export_layers)
+  and then kept up to date from the changes (LayerSnapshot.apply: the rows each write touched,
+  upserted and removed in place), and each query is one matrix-vector product per layer. On the
   MuSiQue memory (28k vectors, 43 MB) that takes ~3 ms instead of ~15-20 ms for three HNSW searches
   on the server, and it is exact: the approximate index can miss a near neighbour, this cannot.
   Spaces with more than `snapshot_max_vectors` vectors are searched through the indexes.
@@ -16,8 +17,6 @@ Two ways (RetrievalConfig.layer_search):
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Sequence
-from dataclasses import dataclass, field
-from typing import Any
 
 import numpy as np
 
@@ -33,70 +32,50 @@ from memgraph_neo4j.repository.layers import (
     SchemaMatch,
 )
 from memgraph_neo4j.repository.statistics import SpaceCounts
+from memgraph_neo4j.retrieval.layer_rows import CanonicalLayer, Layer, check_dimension, top_rows
 
-__all__ = ["Layer", "LayerSearch", "LayerSnapshot", "top_rows"]
+__all__ = ["CanonicalLayer", "Layer", "LayerSearch", "LayerSnapshot", "top_rows"]  # top_rows: bm25_index
 
 MAX_FETCH = 4096  # most vector hits asked for one layer (a layer whose allowed states are that rare gets fewer)
 
 
-def top_rows(scores: np.ndarray, allowed: np.ndarray | None, k: int) -> np.ndarray:
-    """Row numbers of the k best scores among the allowed rows, best first (ties: lower row first)."""
-    if allowed is not None:
-        scores = np.where(allowed, scores, -np.inf)
-        k = min(k, int(allowed.sum()))
-    k = min(k, len(scores))
-    if k <= 0:
-        return np.zeros(0, dtype=np.int64)
-    part = np.argpartition(-scores, k - 1)[:k] if k < len(scores) else np.arange(len(scores))
-    return part[np.lexsort((part, -scores[part]))]
-
-
-@dataclass
-class Layer:
-    ids: list[str]
-    states: np.ndarray  # str per row (None for passages)
-    matrix: np.ndarray  # (rows, dimension) float32, unit rows
-    texts: list[str | None]
-    fields: list[list[Any]]
-    _masks: dict[tuple[str, ...], np.ndarray] = field(default_factory=dict, repr=False)
-
-    @classmethod
-    def from_rows(cls, rows: Sequence[ExportRow], dimension: int) -> Layer:
-        for r in rows:
-            if len(r.embedding) != dimension:
-                raise ValueError(f"{r.layer} {r.id!r} has a {len(r.embedding)}-dimensional embedding, the "
-                                 f"query {dimension}: the space was embedded with another model; query with that one")
-        matrix = np.asarray([r.embedding for r in rows], dtype=np.float32).reshape(len(rows), dimension)
-        norms = np.linalg.norm(matrix, axis=1, keepdims=True)
-        matrix /= np.maximum(norms, 1e-12)  # cosine, whatever the provider stored
-        return cls([r.id for r in rows], np.asarray([r.state for r in rows], dtype=object), matrix,
-                   [r.text for r in rows], [r.fields for r in rows])
-
-    def mask(self, states: Iterable[str]) -> np.ndarray:
-        """Rows in one of `states`; kept per state set (isin over strings costs ~1 ms a call)."""
-        key = tuple(sorted(states))
-        if key not in self._masks:
-            self._masks[key] = np.isin(self.states, list(key))
-        return self._masks[key]
-
-    def search(self, vector: np.ndarray, k: int, states: Iterable[str] | None = None) -> list[tuple[int, float]]:
-        if k <= 0 or not self.ids:
-            return []
-        scores = self.matrix @ vector
-        allowed = None if states is None else self.mask(states)
-        return [(int(i), float(scores[i])) for i in top_rows(scores, allowed, k)]
-
-
 class LayerSnapshot:
-    """The vector layers of one space at one memory version."""
+    """The vector layers of one space: built from the exported rows, then updated in place by `apply`;
+    an updated copy searches exactly as a fresh build of the same rows (see retrieval/layer_rows)."""
 
     def __init__(self, rows: Iterable[ExportRow], dimension: int) -> None:
-        by_layer: dict[str, list[ExportRow]] = {"fact": [], "schema": [], "passage": []}
-        for row in rows:
-            by_layer[row.layer].append(row)
         self.dimension = dimension
-        self.facts, self.schemas, self.passages = (Layer.from_rows(by_layer[name], dimension)
-                                                   for name in ("fact", "schema", "passage"))
+        self.facts, self.schemas, self.passages = Layer(dimension), Layer(dimension), Layer(dimension)
+        self.apply(rows)
+
+    @property
+    def layers(self) -> dict[str, Layer]:
+        """The layers by ExportRow.layer name."""
+        return {"fact": self.facts, "schema": self.schemas, "passage": self.passages}
+
+    def apply(self, rows: Iterable[ExportRow], removed: Iterable[tuple[str, str]] = ()) -> None:
+        """Removes the (layer, id) pairs in `removed` (unknown ids are ignored), then upserts `rows` by
+        (layer, id): a row given is present afterwards. Checked first, so a bad row changes nothing."""
+        layers = self.layers
+        rows, removed = list(rows), list(removed)
+        by_layer: dict[str, list[ExportRow]] = {name: [] for name in layers}
+        for row in rows:
+            if row.layer not in layers:
+                raise ValueError(f"no vector layer named {row.layer!r}; layers are {', '.join(layers)}")
+            by_layer[row.layer].append(row)
+        for name, _ in removed:
+            if name not in layers:
+                raise ValueError(f"no vector layer named {name!r}; layers are {', '.join(layers)}")
+        check_dimension(rows, self.dimension)
+        for name, id_ in removed:
+            layers[name].remove([id_])
+        for name, layer in layers.items():
+            if by_layer[name]:
+                layer.upsert(by_layer[name])
+
+    def canonical(self) -> dict[str, CanonicalLayer]:
+        """Each layer's content sorted by id: equal for two copies holding the same rows."""
+        return {name: layer.canonical() for name, layer in self.layers.items()}
 
     def search(self, vector: Sequence[float], requests: Sequence[LayerRequest]) -> LayerHits:
         q = np.asarray(vector, dtype=np.float32)
