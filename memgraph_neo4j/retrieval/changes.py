@@ -98,3 +98,8 @@ class Followed(Generic[T]):
 
     def hold(self) -> threading.RLock:
         return self._lock
+
+    @property
+    def held(self) -> tuple[int, T | None] | None:
+        """(version, copy) held now, None before the first `at`."""
+        return self._held

@@ -31,7 +31,9 @@ from memgraph_neo4j.repository.layers import (
     PassageMatch,
     SchemaMatch,
 )
+from memgraph_neo4j.repository.changes import ChangeRepository, Changes
 from memgraph_neo4j.repository.statistics import SpaceCounts
+from memgraph_neo4j.retrieval.changes import ChangeFeed, Followed
 from memgraph_neo4j.retrieval.layer_rows import CanonicalLayer, Layer, check_dimension, top_rows
 
 __all__ = ["CanonicalLayer", "Layer", "LayerSearch", "LayerSnapshot", "top_rows"]  # top_rows: bm25_index
@@ -97,28 +99,49 @@ class LayerSnapshot:
         return hits
 
 
+def apply_changes(snapshot: LayerSnapshot, changes: Changes) -> None:
+    """A write's facts, schemas and passages as layer rows (those without a vector or an end leave)."""
+    rows: list[ExportRow] = []
+    removed: list[tuple[str, str]] = []
+    for f in changes.facts:
+        if f.embedding is not None and f.head_id is not None and f.tail_id is not None:
+            rows.append(ExportRow("fact", f.id, f.state, f.text, f.embedding, [f.head_id, f.tail_id, None]))
+        else:
+            removed.append(("fact", f.id))
+    for s in changes.schemas:
+        if s.embedding is not None:
+            rows.append(ExportRow("schema", s.id, s.state, None, s.embedding, [s.head_type, s.relation, s.tail_type]))
+        else:
+            removed.append(("schema", s.id))
+    for p in changes.passages:
+        if p.embedding is not None:
+            rows.append(ExportRow("passage", p.id, None, p.text, p.embedding, [p.title, None, None]))
+        else:
+            removed.append(("passage", p.id))
+    snapshot.apply(rows, removed)
+
+
 class LayerSearch:
     """The layers for one query, exact in process or from the indexes (see the module doc)."""
 
     def __init__(self, repository: LayerRepository, dimension: int, config: RetrievalConfig,
-                 graph_prefix: str, counts: Callable[[int], SpaceCounts], feed: Any = None) -> None:
+                 graph_prefix: str, counts: Callable[[int], SpaceCounts], feed: ChangeFeed | None = None) -> None:
         self.repository, self.dimension, self.config = repository, dimension, config
         self.graph_prefix = graph_prefix  # the memory-state read also lists these projections
         self.counts = counts  # the space's sizes at a memory version
-        self._snapshot: tuple[int, LayerSnapshot | None] | None = None
-        self.exports = 0  # observable: tests assert one export per memory version
+        feed = feed or ChangeFeed(ChangeRepository(repository.store, repository.space), lambda: 0)
+        self.copy: Followed[LayerSnapshot] = Followed(
+            feed, lambda: LayerSnapshot(self.repository.export(), self.dimension), apply_changes,
+            lambda v: self.counts(v).vectors <= self.config.snapshot_max_vectors)
 
     def snapshot(self, version: int) -> LayerSnapshot | None:
-        """The space's vector layers at `version` (read once per version), or None when the space holds
-        more than `snapshot_max_vectors` vectors."""
-        if self._snapshot is None or self._snapshot[0] != version:
-            self._snapshot = None  # the old copy can go before the new one is read
-            snapshot = None
-            if self.counts(version).vectors <= self.config.snapshot_max_vectors:
-                snapshot = LayerSnapshot(self.repository.export(), self.dimension)
-                self.exports += 1
-            self._snapshot = (version, snapshot)
-        return self._snapshot[1]
+        """The space's vector layers at `version` or later (read once, then caught up from the writes,
+        retrieval/changes.py), or None when the space holds more than `snapshot_max_vectors` vectors."""
+        return self.copy.at(version)
+
+    @property
+    def exports(self) -> int:
+        return self.copy.builds  # observable: tests assert one whole read, then catch-ups
 
     def search(self, vector: list[float], requests: Sequence[LayerRequest],
                state: MemoryState | None = None) -> tuple[MemoryState, LayerHits]:
@@ -126,17 +149,19 @@ class LayerSearch:
         a search through the indexes reads its own, with the hits)."""
         if self.config.layer_search != "local":
             return self._from_indexes(vector, requests)
-        if self._snapshot is not None and self._snapshot[1] is None:
+        held = self.copy.held
+        if held is not None and held[1] is None:
             # too large for a copy at the last version seen: the index search reads the state itself
             state, hits = self._from_indexes(vector, requests)
-            if state.version == self._snapshot[0]:
+            if state.version == held[0]:
                 return state, hits
         elif state is None:
             state = self.repository.state(self.graph_prefix)
-        snapshot = self.snapshot(state.version)
-        if snapshot is None:
-            return self._from_indexes(vector, requests)
-        return state, snapshot.search(vector, requests)
+        with self.copy.hold():
+            snapshot = self.snapshot(state.version)
+            if snapshot is not None:
+                return state, snapshot.search(vector, requests)
+        return self._from_indexes(vector, requests)
 
     def _from_indexes(self, vector: list[float],
                       requests: Sequence[LayerRequest]) -> tuple[MemoryState, LayerHits]:

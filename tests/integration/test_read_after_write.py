@@ -70,6 +70,7 @@ def assert_same_copies(long_lived: Session, fresh: Session, test_store) -> None:
     assert statistics(a, version) == statistics(b, version)
     assert a.bm25.index(version).canonical() == b.bm25.index(version).canonical()
     assert a.titles.copy.at(version).by_key == b.titles.copy.at(version).by_key
+    assert a.layers.snapshot(version).canonical() == b.layers.snapshot(version).canonical()
 
 
 def test_copies_follow_writes_exactly(memory, store, space, minilm, test_store):
@@ -78,16 +79,18 @@ def test_copies_follow_writes_exactly(memory, store, space, minilm, test_store):
     for question in QUESTIONS:  # every copy read whole once
         long_lived.search(question, method="memgraphrag")
         long_lived.search(question, method="bm25")
-    builds = (long_lived.context.engine.exports, long_lived.context.bm25.builds)
+    builds = (long_lived.context.engine.exports, long_lived.context.bm25.builds, long_lived.context.layers.exports)
 
     memory.ingest([Document(title="Hopper", text=TEXTS["HOPPER"])], progress=False)  # one stamped write
     assert_same_copies(long_lived, Session(store, space, minilm, config), test_store)
-    assert (long_lived.context.engine.exports, long_lived.context.bm25.builds) == builds  # caught up, not read
+    assert (long_lived.context.engine.exports, long_lived.context.bm25.builds,
+            long_lived.context.layers.exports) == builds  # caught up, not read
     assert long_lived.context.statistics.copy.catch_ups >= 1
 
     memory.ingest([Document(title=k.title(), text=v) for k, v in MORE_TEXTS.items()], progress=False)
     assert_same_copies(long_lived, Session(store, space, minilm, config), test_store)
-    assert (long_lived.context.engine.exports, long_lived.context.bm25.builds) == builds
+    assert (long_lived.context.engine.exports, long_lived.context.bm25.builds,
+            long_lived.context.layers.exports) == builds
 
     # a retraction is unstamped (it deletes): the copies are read whole again, and still equal
     doc = next(d for d in memory.documents() if d.title == "Lovelace")

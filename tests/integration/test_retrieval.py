@@ -222,7 +222,8 @@ def test_local_layer_search_matches_the_indexes(memory, store, space, minilm):
     memory.ingest([Document(title="Hopper", text=TEXTS["HOPPER"])], progress=False)
     hopper = local.search("Where was Grace Hopper born?", top_k=1)
     assert hopper.passages[0].name == "Hopper" and any("Grace Hopper" in f.text for f in hopper.facts)
-    assert local.context.layers.exports == 2  # the memory changed: read again
+    # the memory changed: the layers caught up from what the ingest stamped, not read again
+    assert local.context.layers.exports == 1 and local.context.layers.copy.catch_ups == 1
     # a space larger than the cap is searched through the indexes, with the same results
     capped = Session(counting, space, minilm, reference(layer_search="local", snapshot_max_vectors=5))
     same_layers(capped.search(QUESTION), memory.search(QUESTION))
