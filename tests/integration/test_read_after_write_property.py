@@ -1,0 +1,128 @@
+"""Property: whatever the interleaving of writes, the copies a long-lived retrieval context maintains from the
+change feed equal those of a fresh context, and so do its search results.
+
+Hypothesis, derandomised, drives random sequences of: ingest in this process (stamped batches, which
+promote schemas and activate facts), retraction (unstamped: a whole re-read), conflict verdicts (accept,
+reject, revert), and an ingest by another process (`chaos_child.py`, its own driver and copies). After
+every step the long-lived context is compared with a fresh one at the same memory version: the PPR graph
+edge for edge and with the GDS projection, seed statistics, BM25 postings and statistics, titles, layer
+vectors, and the results of every method (same ranking, scores within 1e-6) — test_read_after_write's
+`assert_same_copies`.
+
+MEMGRAPH_RAW_EXAMPLES sequences (6 in CI) of at most MEMGRAPH_RAW_STEPS steps (5).
+"""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+import uuid
+from collections import Counter
+
+import pytest
+from chaos_space import BATCH, corpus, memory
+from hypothesis import HealthCheck, Phase, settings
+from hypothesis import strategies as st
+from hypothesis.stateful import (RuleBasedStateMachine, initialize, invariant, precondition, rule,
+                                 run_state_machine_as_test)
+from test_chaos import CHILD, REVIEWS, _env, drop
+from test_read_after_write import assert_same_copies
+from test_retrieval import Session
+
+from memgraph_neo4j.adjudication import ConflictError
+from memgraph_neo4j.config import RetrievalConfig
+
+EXAMPLES = int(os.environ.get("MEMGRAPH_RAW_EXAMPLES", "6"))
+STEPS = int(os.environ.get("MEMGRAPH_RAW_STEPS", "5"))
+STATS: Counter = Counter()
+
+
+class Interleavings(RuleBasedStateMachine):
+    store = test_store = connection = embedder = extractor = None
+    docs: list = []
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.space = f"t_raw_{uuid.uuid4().hex[:8]}"
+        self.present: list[int] = []
+        self.session: Session | None = None
+
+    def memory(self):
+        return memory(self.store, self.space, self.embedder, self.extractor)
+
+    def ingested(self, docs) -> None:
+        self.present += [d for d in docs if d not in self.present]
+
+    @initialize(pair=st.sampled_from([(0, 1), (2, 3), (4, 5)]))  # each plants a conflict (test_chaos)
+    def start(self, pair) -> None:
+        drop(self.store, self.space)
+        self.memory().ingest([self.docs[i] for i in pair], batch_size=BATCH, progress=False)
+        self.ingested(pair)
+        # the long-lived context reads every copy whole once, then only follows the writes
+        self.session = Session(self.store, self.space, self.embedder, RetrievalConfig())
+        assert_same_copies(self.session, Session(self.store, self.space, self.embedder, RetrievalConfig()),
+                           self.test_store)
+
+    @rule(docs=st.lists(st.integers(0, 7), min_size=1, max_size=2, unique=True))
+    def ingest(self, docs) -> None:
+        docs = [d % len(self.docs) for d in docs]
+        self.memory().ingest([self.docs[i] for i in docs], batch_size=BATCH, progress=False)
+        self.ingested(docs)
+        STATS["ingest"] += 1
+
+    @rule(docs=st.lists(st.integers(0, 7), min_size=1, max_size=2, unique=True))
+    def ingest_by_another_process(self, docs) -> None:
+        docs = [d % len(self.docs) for d in docs]
+        c = self.connection
+        proc = subprocess.run([sys.executable, str(CHILD), c.uri, c.password, self.space, ",".join(map(str, docs)),
+                               "-"], env=_env(c), capture_output=True, text=True, timeout=300)
+        assert proc.returncode == 0, proc.stderr[-3000:]
+        self.ingested(docs)
+        STATS["ingest by another process"] += 1
+
+    @precondition(lambda self: len(self.present) > 1)
+    @rule(k=st.integers(0, 7))
+    def retract(self, k) -> None:
+        doc = self.present.pop(k % len(self.present))
+        self.memory().retract([self.docs[doc].id])
+        STATS["retract"] += 1
+
+    @rule(action=st.sampled_from(REVIEWS), k=st.integers(0, 3))
+    def verdict(self, action, k) -> None:
+        m = self.memory()
+        open_ = sorted(c.id for c in m.conflicts.list(limit=1000) if c.status != "obsolete")
+        if not open_:
+            STATS["verdict with no conflict open"] += 1
+            return
+        try:
+            getattr(m.conflicts, action)(open_[k % len(open_)])
+        except ConflictError:
+            return  # e.g. revert with nothing applied: nothing changed
+        STATS[f"verdict {action}"] += 1
+
+    @invariant()
+    def copies_equal_a_fresh_read(self) -> None:
+        if self.session is not None:
+            fresh = Session(self.store, self.space, self.embedder, RetrievalConfig())
+            assert_same_copies(self.session, fresh, self.test_store)
+
+    def teardown(self) -> None:
+        drop(self.store, self.space)
+
+
+def test_maintained_copies_equal_a_fresh_read_after_any_interleaving(store, test_store, neo4j_connection, minilm):
+    from memgraph_neo4j.extractors.factory import make_extractor
+    from memgraph_neo4j.memory.ontology import load_ontology
+
+    Interleavings.store, Interleavings.test_store, Interleavings.connection = store, test_store, neo4j_connection
+    Interleavings.embedder = minilm
+    Interleavings.extractor = make_extractor("offline", load_ontology(), minilm)
+    Interleavings.docs = corpus()
+    STATS.clear()
+    run_state_machine_as_test(Interleavings, settings=settings(
+        max_examples=EXAMPLES, stateful_step_count=STEPS, derandomize=True, deadline=None, database=None,
+        phases=[Phase.explicit, Phase.reuse, Phase.generate], suppress_health_check=list(HealthCheck),
+        print_blob=False))
+    print(f"read after write: {dict(STATS)}")
+    assert STATS["ingest"] + STATS["ingest by another process"] > 0  # the sequences wrote something
