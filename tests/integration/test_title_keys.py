@@ -9,9 +9,11 @@ from memgraph_neo4j.api import MemoryGraph
 from memgraph_neo4j.config import RetrievalConfig
 from memgraph_neo4j.ingest.readers import Document
 from memgraph_neo4j.memory.title_keys import backfill_title_keys
+from memgraph_neo4j.repository.changes import ChangeRepository
 from memgraph_neo4j.repository.passages import PassageRepository
 from memgraph_neo4j.repository.search import SearchRepository
 from memgraph_neo4j.retrieval import RetrievalContext, make_retriever
+from memgraph_neo4j.retrieval.changes import ChangeFeed
 from memgraph_neo4j.retrieval.question_entities import TitleIndex, candidate_spans, titled_passages
 
 # titles that normalise alike ("Christopher Nolan" twice), accents, punctuation, a number, one without
@@ -25,11 +27,15 @@ QUESTIONS = ["Where was Christopher Nolan born?", "Is São Paulo bigger than Joh
 
 def scanned(search: SearchRepository) -> dict[str, list[str]]:
     """Passage ids by normalised title from every title of the space (the scan the key replaces)."""
-    return TitleIndex(search.passage_titles).by_key(0)
+    return TitleIndex(search.passage_titles, feed(search)).copy.at(0).by_key
 
 
 def question_names(search: SearchRepository, title_keys: list[str]):
     return search.state_and_names("mg_none_v", [], title_keys)[1]
+
+
+def feed(search) -> ChangeFeed:
+    return ChangeFeed(ChangeRepository(search.store, search.space), lambda: 0)
 
 
 def found_by_key(search: SearchRepository, spans) -> tuple[bool, list[str]]:
@@ -49,7 +55,7 @@ def test_title_keys_find_what_the_title_scan_finds(store, space, minilm, test_st
     assert names.keyed and names.titles == by_title
     for question in QUESTIONS:
         spans = candidate_spans(question)
-        assert found_by_key(search, spans) == (True, TitleIndex(search.passage_titles).passages(spans, 0))
+        assert found_by_key(search, spans) == (True, TitleIndex(search.passage_titles, feed(search)).passages(spans, 0))
     spans = candidate_spans(QUESTIONS[1])
     assert len(found_by_key(search, spans)[1]) == 2  # São Paulo, Johnnycake
 

@@ -10,6 +10,7 @@ from hypothesis import strategies as st
 
 from memgraph_neo4j.repository.layers import PassageMatch
 from memgraph_neo4j.retrieval.bm25_index import Bm25Index, SpaceBm25
+from memgraph_neo4j.retrieval.changes import ChangeFeed
 
 # a tiny vocabulary and id pool: shared terms, equal scores and replaced ids are the common case
 WORDS = ["a", "b", "c", "Dd", "e"]
@@ -87,7 +88,8 @@ def test_replacing_a_passage_moves_its_statistics_and_ties_go_to_the_lower_id():
 def test_space_bm25_top_reads_the_updated_rows():
     corpus = corpus_of(30, 3)
     search = SimpleNamespace(corpus=lambda: corpus)
-    space = SpaceBm25(search, lambda: 1, lambda version: SimpleNamespace(passages=len(corpus)))
+    space = SpaceBm25(search, lambda: 1, lambda version: SimpleNamespace(passages=len(corpus)),
+                      ChangeFeed(SimpleNamespace(), lambda: 0))  # the first read builds: no feed read
     index = space.index()
     index.apply(corpus_of(33, 4)[30:], removed=["q000", "q005"])
     fresh = Bm25Index(corpus[1:5] + corpus[6:] + corpus_of(33, 4)[30:])
