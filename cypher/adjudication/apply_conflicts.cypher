@@ -2,12 +2,14 @@
 // relation, text, qualifiers and schema are kept on INVOLVES first, so revert_conflicts restores
 // them exactly; evidence moved by a merge is marked with the conflict's id. Facts are never deleted.
 // A refine moves the fact to another schema: adjudication/refined_schemas recounts both after this.
+// $stamp (the version repository/conflicts.py bumped first): `changed` on every fact and schema it
+// changes, so retrieval copies catch up by reading those (repository/changes.py).
 UNWIND $ids AS conflict_id
 MATCH (c:Conflict {space: $space, id: conflict_id})-[i:INVOLVES]->(f:Fact)
 WHERE i.proposed IS NOT NULL AND NOT coalesce(i.applied, false)
 SET i.previous_state = f.state, i.previous_relation = f.relation, i.previous_text = f.text,
     i.previous_valid_from = f.valid_from, i.previous_valid_to = f.valid_to, i.previous_ordinal = f.ordinal,
-    i.applied = true
+    i.applied = true, f.changed = coalesce($stamp, f.changed)
 WITH c, i, f
 CALL (i, f) {
   WITH * WHERE i.proposed = $discard
@@ -36,6 +38,7 @@ CALL (i, f) {
                 refined.tail_type = s.tail_type, refined.state = CASE WHEN $open THEN $candidate ELSE s.state END,
                 refined.declared = NOT $open AND coalesce(s.declared, false),
                 refined.frequency = 0, refined.created_at = datetime()
+  SET refined.changed = coalesce($stamp, refined.changed)
   MERGE (refined)-[:HEAD_TYPE]->(ht)
   MERGE (refined)-[:TAIL_TYPE]->(tt)
   DELETE old

@@ -14,11 +14,13 @@ CALL (s) {
   OPTIONAL MATCH (s)<-[:INSTANCE_OF]-(:Fact)-[:EVIDENCED_BY]->(p:Passage)
   RETURN count(DISTINCT p) AS frequency
 }
-SET s.frequency = frequency
+SET s.frequency = frequency, s.changed = coalesce($stamp, s.changed)
 WITH collect(s) AS touched
 CALL () {
-  OPTIONAL MATCH (u:Schema {space: $space})
-  WHERE $threshold IS NULL AND $percentile IS NOT NULL AND NOT coalesce(u.declared, false)
+  // the bar promotion uses (memory/promote_and_activate): schemas at frequency 0 support nothing
+  OPTIONAL MATCH (u:Schema)
+  WHERE $threshold IS NULL AND $percentile IS NOT NULL AND u.space = $space AND u.state IS NOT NULL
+    AND u.frequency > 0 AND NOT coalesce(u.declared, false)
   RETURN CASE WHEN $threshold IS NOT NULL THEN $threshold
               WHEN $percentile IS NULL THEN 1
               ELSE coalesce(percentileDisc(u.frequency, $percentile), 0) + 1 END AS min_frequency
@@ -29,12 +31,12 @@ CALL (s, min_frequency) {
   SET s.state = $stable, s.promoted_at = datetime()
   WITH s
   MATCH (s)<-[:INSTANCE_OF]-(f:Fact {state: $pending})
-  SET f.state = $active, f.activated_at = datetime(), f:Unchecked
+  SET f.state = $active, f.activated_at = datetime(), f:Unchecked, f.changed = coalesce($stamp, f.changed)
 }
 CALL (s) {
   WITH * WHERE s.state = $candidate
   MATCH (s)<-[:INSTANCE_OF]-(f:Fact {state: $active})
-  SET f.state = $pending
+  SET f.state = $pending, f.changed = coalesce($stamp, f.changed)
   REMOVE f:Unchecked
 }
 RETURN count(s) AS schemas

@@ -11,5 +11,8 @@ WHERE g.state IN $states AND g.valid_at IS NOT NULL AND g.valid_at > f.valid_at 
 WITH f, g ORDER BY g.valid_at, g.id
 WITH f, head(collect(g)) AS later
 WITH f, later WHERE later IS NOT NULL OR f.invalidated_by IS NOT NULL
-SET f.invalid_at = later.valid_at, f.invalidated_by = later.id
+// $stamp (repository/batch.py) only on the facts whose invalidation moved: the others are as they were
+WITH f, later, coalesce(f.invalidated_by, '') <> coalesce(later.id, '') AS moved
+SET f.invalid_at = later.valid_at, f.invalidated_by = later.id,
+    f.changed = CASE WHEN moved THEN coalesce($stamp, f.changed) ELSE f.changed END
 RETURN count(later) AS invalidated

@@ -1,4 +1,5 @@
 // When a fact became true (from its time qualifier or the episode that said it); only moved earlier.
 UNWIND $rows AS row
 MATCH (f:Fact {space: $space, id: row.id})
-SET f.valid_at = CASE WHEN f.valid_at IS NULL OR row.valid_at < f.valid_at THEN row.valid_at ELSE f.valid_at END
+WITH f, row WHERE f.valid_at IS NULL OR row.valid_at < f.valid_at
+SET f.valid_at = row.valid_at, f.changed = coalesce($stamp, f.changed)  // repository/batch.py

@@ -3,4 +3,5 @@
 UNWIND $rows AS row
 MATCH (p:Passage {space: $space, id: row.id})
 SET p:Episode, p.speaker = row.speaker, p.session = row.session, p.turn = row.turn,
-    p.conversation = row.conversation, p.time = row.time
+    p.conversation = row.conversation, p.time = row.time,
+    p.changed = coalesce($stamp, p.changed)  // repository/batch.py

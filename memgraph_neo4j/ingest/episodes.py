@@ -33,6 +33,7 @@ from memgraph_neo4j.memory.normalize import content_hash, normalize_entity_name
 from memgraph_neo4j.memory.resolve import Mention, resolve_mentions
 from memgraph_neo4j.memory.validity import parse_time, stamp_validity
 from memgraph_neo4j.memory.writer import MemoryWriter
+from memgraph_neo4j.repository.batch import WriteBatch
 from memgraph_neo4j.repository.conversation import ConversationRepository, EpisodeRow, SpeakerLink
 from memgraph_neo4j.repository.passages import PassageRow
 
@@ -191,9 +192,7 @@ def _ingest(writer: MemoryWriter, conversations: Iterable[Conversation], extract
     writer.write_documents(document_rows(batch.documents))
     if new:
         writer.write_passages(new)
-    repo.write_episodes(batch.episodes)
-    report.entities_new += _write_speakers(writer, repo, batch.episodes)
-    writer.bump_version()
+    report.entities_new += _write_episodes(writer, repo, batch.episodes)
     if not extract:
         report.seconds = clock.monotonic() - began
         return report
@@ -204,12 +203,9 @@ def _ingest(writer: MemoryWriter, conversations: Iterable[Conversation], extract
                               title=_said(speaker_of[p.id])) for p in todo]
     for start in range(0, len(inputs), batch_size):
         outcomes = extractor.extract(inputs[start:start + batch_size], guide)
-        written = writer.write_outcomes(outcomes)
-        promoted, activated = writer.promote()
-        writer.bump_version()
-        tally(report, outcomes, written, promoted, activated, checker)
+        written = writer.write_batch(outcomes)  # stamped, promotion in the same transaction
+        tally(report, outcomes, written, written.promoted, written.activated, checker)
     stamp_validity(repo, writer.ontology, [e.id for e in batch.episodes], changing_relations)
-    writer.bump_version()
     report.seconds = clock.monotonic() - began
     return report
 
@@ -219,20 +215,23 @@ def _said(episode: EpisodeRow) -> str:
     return f"{episode.speaker}" + (f", {episode.time:%d %B %Y}" if episode.time else "")
 
 
-def _write_speakers(writer: MemoryWriter, repo: ConversationRepository, episodes: list[EpisodeRow]) -> int:
-    """Speakers as Person entities (resolved against the stored names), linked to their episodes."""
+def _write_episodes(writer: MemoryWriter, repo: ConversationRepository, episodes: list[EpisodeRow]) -> int:
+    """The episode layer in one stamped transaction: the Episode marks, the speakers as Person entities
+    (resolved against the stored names) and their SPOKEN_BY links. Returns the speakers that are new."""
     mentions = [Mention(e.speaker, SPEAKER_TYPE, e.id) for e in episodes if e.speaker]
-    if not mentions:
-        return 0
     first = {}
     for m in mentions:
         first.setdefault(m.name, m)
     resolution = resolve_mentions(writer.entities, list(first.values()), writer.embedder,
-                                  writer.config.merge_threshold, writer.config.resolution)
-    rows = [e.row() for e in resolution.entities.values()]
-    writer.facts.write_types({r.type for r in rows})
-    writer.entities.write_entities(rows)
-    links = [SpeakerLink(e.id, resolution.by_key[key]) for e in episodes
-             if e.speaker and (key := normalize_entity_name(e.speaker)) in resolution.by_key]
-    repo.link_speakers(links)
-    return sum(e.is_new for e in resolution.entities.values())
+                                  writer.config.merge_threshold, writer.config.resolution) if first else None
+    batch = WriteBatch(writer.store, writer.space, stamped=True)
+    links: list[SpeakerLink] = []
+    if resolution is not None:
+        rows = [e.row() for e in resolution.entities.values()]
+        writer.facts.add_types(batch, {r.type for r in rows})
+        writer.entities.add_entities(batch, [], rows)  # merged: a speaker may exist already
+        links = [SpeakerLink(e.id, resolution.by_key[key]) for e in episodes
+                 if e.speaker and (key := normalize_entity_name(e.speaker)) in resolution.by_key]
+    repo.add_episodes(batch, episodes, links)
+    batch.commit()
+    return sum(e.is_new for e in resolution.entities.values()) if resolution is not None else 0

@@ -20,6 +20,7 @@ from datetime import UTC, datetime
 
 from memgraph_neo4j.contracts import FactState
 from memgraph_neo4j.memory.ontology import Ontology
+from memgraph_neo4j.repository.batch import WriteBatch
 from memgraph_neo4j.repository.conversation import ConversationRepository, ValidAt
 
 _MONTHS = {m: i for i, m in enumerate(
@@ -88,13 +89,15 @@ def changing_relations(ontology: Ontology, extra: Iterable[str] = ()) -> list[st
 def stamp_validity(repository: ConversationRepository, ontology: Ontology, episode_ids: Sequence[str],
                    extra_relations: Iterable[str] = ()) -> tuple[int, int]:
     """valid_at for the facts these episodes evidence, then invalid_at over the space's changing
-    relations. Returns (facts stamped, facts invalidated). Idempotent."""
+    relations, in one stamped transaction. Returns (facts stamped, facts invalidated). Idempotent."""
     stamped = []
     for fact in repository.episode_facts(episode_ids):
         when = parse_time(fact.time) or fact.said
         if fact.valid_at is None or when < fact.valid_at:
             stamped.append(ValidAt(fact.id, when))
-    if stamped:
-        repository.set_valid_at(stamped)
-    invalidated = repository.invalidate_changed(changing_relations(ontology, extra_relations), VALIDITY_STATES)
-    return len(stamped), invalidated
+    # one transaction that moves the memory version on, stamped on the facts it changes (retrieval copies
+    # hold no validity, so they catch up on nothing; a version that moved unstamped made them re-read all)
+    batch = WriteBatch(repository.store, repository.space, stamped=True)
+    index = repository.add_validity(batch, stamped, changing_relations(ontology, extra_relations), VALIDITY_STATES)
+    results = batch.commit()
+    return len(stamped), (results[index][0]["invalidated"] if results[index] else 0)

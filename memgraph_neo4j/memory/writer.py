@@ -56,10 +56,11 @@ class MemoryWriter:
         self.facts = FactRepository(store, space)
         self._guide = Neo4jGuide(store, space)
         self.lookup = ExactEntityLookup(self.entities, self.config.exact_neighbours_max,
-                                        self.config.approximate_neighbours)
+                                        self.config.approximate_neighbours, self.passages.memory_version)
         # adjudication's candidates by meaning read this copy (api hands it to the adjudicator)
         self.fact_vectors = SpaceVectors(self.facts.fact_vectors, self.facts.fact_count,
-                                         self.config.exact_neighbours_max, self.config.approximate_neighbours)
+                                         self.config.exact_neighbours_max, self.config.approximate_neighbours,
+                                         self.passages.memory_version)
 
     def guide(self) -> MemoryGuide:
         """What the stored memory tells the extractor (stable schemas, canonical entities)."""
@@ -77,7 +78,9 @@ class MemoryWriter:
         for row, vector in zip(rows, _embed(self.embedder, [r.embedding_text for r in rows])):
             row.embedding = vector
             row.title_key = title_key(row.title)
-        self.passages.write_passages(rows)
+        for version in self.passages.write_passages(rows):  # passages: nothing of the vector copies' kinds
+            self.lookup.vectors.advanced(version)
+            self.fact_vectors.advanced(version)
 
     def bump_version(self) -> int:
         """Marks the memory changed: the PPR projection and retrieval snapshots are stale now."""
@@ -146,9 +149,9 @@ class MemoryWriter:
             results = batch.commit()
             created = [entities[i] for i in sorted(new_ids)]
             self.lookup.vectors.written([e.id for e in created], [e.type for e in created],
-                                        [e.embedding for e in created])
+                                        [e.embedding for e in created], batch.version)
             self.fact_vectors.written([f.id for f in rows.facts], [None] * len(rows.facts),
-                                      [f.embedding for f in rows.facts])
+                                      [f.embedding for f in rows.facts], batch.version)
         except WriteConflict:  # another writer created one of "our" new entities first: merge instead
             self.lookup.vectors.invalidate()
             self.fact_vectors.invalidate()

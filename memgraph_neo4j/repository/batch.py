@@ -30,6 +30,7 @@ class WriteBatch:
         self.store, self.space = store, space
         self.statements: list[tuple[str, dict[str, Any]]] = []
         self.stamp = STAMP if stamped else None
+        self.version: int | None = None  # stamped: the memory version the commit made
         if stamped:  # the bump itself takes no stamp: it makes it
             self.statements.append(("memory/bump_version", {"space": space, "stamped": True}))
 
@@ -52,6 +53,9 @@ class WriteBatch:
         if not self.statements or (self.stamp is not None and len(self.statements) == 1):
             return []  # nothing but the version bump: nothing changed
         try:
-            return self.store.write_many(self.statements)
+            results = self.store.write_many(self.statements)
         except ConstraintError as exc:
             raise WriteConflict(str(exc)) from exc
+        if self.stamp is not None:
+            self.version = results[0][0]["version"]
+        return results

@@ -8,7 +8,7 @@ from typing import Any
 
 from memgraph_neo4j.contracts import ConflictStatus, ConsistencyRules, FactState, Review, SchemaState, Verdict
 from memgraph_neo4j.repository.base import Repository, store_rows
-from memgraph_neo4j.store import GraphStore
+from memgraph_neo4j.store import STAMP, GraphStore
 
 # facts that can be in a conflict: judged facts are out until a revert brings them back
 CANDIDATE_STATES = [str(FactState.ACTIVE), str(FactState.PENDING)]
@@ -188,9 +188,15 @@ class ConflictRepository(Repository):
     def _applied(self, ids: Sequence[str]) -> list[tuple[str, dict]]:
         """apply_conflicts, then the schemas refine verdicts moved facts between recounted and promoted."""
         return [("adjudication/apply_conflicts", {"space": self.space, "ids": list(ids), **_VERDICT_PARAMS,
-                                                  "open": self.promotion["open"]}),
+                                                  "open": self.promotion["open"], "stamp": STAMP}),
                 ("adjudication/refined_schemas", {"space": self.space, "ids": list(ids), **_SCHEMA_PARAMS,
-                                                  **self.promotion})]
+                                                  **self.promotion, "stamp": STAMP})]
+
+    def _bump(self) -> tuple[str, dict]:
+        """The first statement of a transaction that applies or reverts verdicts: a new memory version,
+        stamped on every fact and schema they change (retrieval copies catch up by reading those; verdicts
+        delete no node)."""
+        return ("memory/bump_version", {"space": self.space, "stamped": True})
 
     def record(self, conflicts: Sequence[ConflictRow], verdicts: Sequence[VerdictRow], apply: Sequence[str],
                restore: Sequence[str] = ()) -> None:
@@ -204,7 +210,7 @@ class ConflictRepository(Repository):
             statements.append(("adjudication/restore_reviewed", {"space": self.space, "ids": list(restore),
                                                                  **_RESTORE_PARAMS}))
         if apply:
-            statements += [*self._applied(apply), ("memory/bump_version", {"space": self.space, "stamped": False})]
+            statements = [self._bump(), *statements, *self._applied(apply)]
         self.store.write_many(statements)
 
     def _review(self, ids: Sequence[str], review: Review | None) -> list[tuple[str, dict]]:
@@ -217,20 +223,21 @@ class ConflictRepository(Repository):
         """New proposals (a person's choice) and the conflicts' proposals applied, in one transaction;
         `review`: a person decided (detection keeps their decision)."""
         results = self.store.write_many([
-            ("adjudication/propose_verdicts", {"space": self.space, "rows": store_rows(verdicts)}),
-            *self._applied(conflict_ids), *self._review(conflict_ids, review),
-            ("memory/bump_version", {"space": self.space, "stamped": False})])
-        return results[1][0]["applied"] if results[1] else 0
+            self._bump(), ("adjudication/propose_verdicts", {"space": self.space, "rows": store_rows(verdicts)}),
+            *self._applied(conflict_ids), *self._review(conflict_ids, review)])
+        return results[2][0]["applied"] if results[2] else 0
 
     def revert(self, conflict_ids: Sequence[str], status: ConflictStatus, review: Review | None = None) -> int:
         """Undo the applied verdicts exactly and set the conflicts' status, in one transaction (the schemas
         refine verdicts had moved facts to recounted)."""
         results = self.store.write_many([
-            ("adjudication/revert_conflicts", {"space": self.space, "ids": list(conflict_ids), "status": str(status)}),
+            self._bump(),
+            ("adjudication/revert_conflicts", {"space": self.space, "ids": list(conflict_ids), "status": str(status),
+                                               "stamp": STAMP}),
             ("adjudication/refined_schemas", {"space": self.space, "ids": list(conflict_ids), **_SCHEMA_PARAMS,
-                                              **self.promotion}),
-            *self._review(conflict_ids, review), ("memory/bump_version", {"space": self.space, "stamped": False})])
-        return results[0][0]["reverted"] if results[0] else 0
+                                              **self.promotion, "stamp": STAMP}),
+            *self._review(conflict_ids, review)])
+        return results[1][0]["reverted"] if results[1] else 0
 
     def set_status(self, conflict_id: str, status: ConflictStatus, review: Review | None = None) -> bool:
         results = self.store.write_many([

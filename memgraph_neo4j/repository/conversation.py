@@ -8,6 +8,7 @@ from dataclasses import dataclass
 from datetime import UTC, datetime
 
 from memgraph_neo4j.repository.base import Repository
+from memgraph_neo4j.repository.batch import WriteBatch
 
 MAX_FULLTEXT_FETCH = 1 << 20  # most fulltext hits asked for: the widening stops there
 
@@ -91,8 +92,19 @@ class ConversationRepository(Repository):
     def invalidate_changed(self, relations: Sequence[str], states: Sequence[str]) -> int:
         """The functional-relation rule over time (see the statement); returns facts invalidated."""
         rows = self.store.write("conversation/invalidate_changed", space=self.space, relations=list(relations),
-                                states=[str(s) for s in states])
+                                states=[str(s) for s in states], stamp=None)
         return rows[0]["invalidated"] if rows else 0
+
+    # ----- the same, as statements of one stamped transaction (repository/batch.py) ----------------
+    def add_episodes(self, batch: WriteBatch, rows: list[EpisodeRow], links: list[SpeakerLink]) -> None:
+        batch.add_rows("conversation/write_episodes", rows)
+        batch.add_rows("conversation/link_speakers", links)
+
+    def add_validity(self, batch: WriteBatch, rows: list[ValidAt], relations: Sequence[str],
+                     states: Sequence[str]) -> int:
+        """valid_at, then the rule over time; returns the index of invalidate_changed's result."""
+        batch.add_rows("conversation/set_valid_at", rows)
+        return batch.add("conversation/invalidate_changed", relations=list(relations), states=[str(s) for s in states])
 
     # ----- reads -------------------------------------------------------------------------------
     def facts_as_of(self, as_of: datetime | None, states: Sequence[str], entity_ids: Sequence[str] | None = None,

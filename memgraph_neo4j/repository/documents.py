@@ -96,7 +96,7 @@ class DocumentRepository(Repository):
         by_id = {"space": self.space, "ids": ids}
         results = self.store.write_many([
             ("memory/retract_conflict_schemas", by_id),
-            ("adjudication/revert_conflicts", {**by_id, "status": str(ConflictStatus.OBSOLETE)}),
+            ("adjudication/revert_conflicts", {**by_id, "status": str(ConflictStatus.OBSOLETE), "stamp": None}),
             ("memory/retract_conflict_schemas", by_id),
             ("memory/retract_facts", {"space": self.space, "retracted": str(FactState.RETRACTED)}),
             ("memory/retract_recheck", {**by_id, "active": str(FactState.ACTIVE)}),

@@ -91,15 +91,20 @@ class PassageRepository(Repository):
     def write_documents(self, rows: list[DocumentRow]) -> None:
         self._write_rows("memory/write_documents", rows)
 
-    def write_passages(self, rows: list[PassageRow]) -> None:
+    def write_passages(self, rows: list[PassageRow]) -> list[int]:
         """Passages (new ones start `pending`) with the NEXT links that end at them, one transaction per
-        PASSAGE_BATCH: a kill between two leaves no passage without its link."""
+        PASSAGE_BATCH: a kill between two leaves no passage without its link. Returns the memory versions
+        the transactions made, in order."""
+        versions: list[int] = []
         for start in range(0, len(rows), PASSAGE_BATCH):
             chunk = rows[start:start + PASSAGE_BATCH]
             batch = WriteBatch(self.store, self.space, stamped=True)  # a new version: retrieval sees them
             batch.add_rows("memory/write_passages", store_rows(chunk), pending=ExtractionState.PENDING.value)
             batch.add_rows("memory/link_next", next_links(chunk))
             batch.commit()
+            if batch.version is not None:
+                versions.append(batch.version)
+        return versions
 
     def mark_documents(self, doc_ids: list[str]) -> None:
         """Each document's status from its passages' extraction (ingesting, partial, done)."""
@@ -121,6 +126,10 @@ class PassageRepository(Repository):
         doc_ids = sorted({u.doc_id for u in usage})
         if doc_ids:
             batch.add("memory/mark_documents", doc_ids=doc_ids, **DOCUMENT_STATES)
+
+    def memory_version(self) -> int:
+        """The space's memory version now (0 before its first write)."""
+        return self.store.read("memory/memory_version", space=self.space)[0]["version"]
 
     def bump_version(self) -> int:
         """A new memory version, unstamped: projections and copies of older versions are read again whole."""

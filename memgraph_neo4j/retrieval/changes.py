@@ -6,8 +6,8 @@ the nodes stamped after it (repository/changes.py), read once and shared by ever
 same version. The copy applies them as upserts and holds the version they reach.
 
 The feed answers None, and the copy is read whole as before, when
-- a write since then was unstamped (retraction, verdicts, conversation episodes: cypher/memory/
-  bump_version's `full`), or
+- a write since then was unstamped (retraction, which deletes: cypher/memory/bump_version's `full`;
+  verdicts and conversation ingests are stamped: repository/conflicts.py, ingest/episodes.py), or
 - more than FULL_FRACTION of the space changed: applying a row costs about what reading it costs, and a
   whole read also starts the copies' overlays afresh (retrieval/bm25_index.py compacts at 10 %).
 

@@ -15,6 +15,7 @@ from memgraph_neo4j.config import MemoryConfig
 from memgraph_neo4j.ingest.readers import Document
 from memgraph_neo4j.memory.neighbours import ExactEntityLookup
 from memgraph_neo4j.repository.entities import EntityRepository, VectorQuery
+from memgraph_neo4j.repository.facts import FactRepository
 
 
 @pytest.fixture
@@ -117,16 +118,46 @@ def test_adjudication_checks_the_fact_copy_once_per_run_not_once_per_round(store
     with MemoryGraph(space=space, store=store, embedder=minilm, extractor="offline",
                      adjudication=AdjudicationConfig(batch=3)) as memory:  # rounds of 3 facts
         memory.ingest(corpus()[:12], batch_size=12, progress=False)
-        vectors, counts = memory.writer.fact_vectors, []
-        count = vectors._count
-        vectors._count = lambda: counts.append(1) or count()
+        vectors, checks = memory.writer.fact_vectors, []
+        version = vectors._version  # every check reads the version first (then counts, if it moved)
+        vectors._version = lambda: checks.append(1) or version()
         report = memory.adjudicate(rescan_all=True)
         assert report.scanned > 9  # more than three rounds
-        assert len(counts) == 1 and vectors.loads == 1  # one check, and the copy was not read again
+        assert len(checks) == 1 and vectors.loads == 1  # one check, and the copy was not read again
         found = memory.adjudicator.last_candidates
-        vectors._count = count
+        vectors._version = version
         memory.writer.fact_vectors = None  # the same run through the index finds the same candidates
         memory.adjudicator.fact_vectors = None
         memory.adjudicate(rescan_all=True)
         assert {(c.fact, c.candidate) for c in memory.adjudicator.last_candidates} == {
             (c.fact, c.candidate) for c in found}
+
+
+def test_the_writer_checks_its_copies_by_the_version_and_counts_only_after_other_writes(store, minilm, two_spaces):
+    """The writer's own commits move its copies' version on (one read of the version per check, no count of
+    the space); another writer's commit makes the next check count, read the copy again and find its rows.
+    After each step both copies hold exactly what the space holds."""
+    space = two_spaces[0]
+
+    def held(vectors) -> list[str]:
+        return sorted(vectors.current().ids)
+
+    def stored() -> tuple[list[str], list[str]]:
+        return sorted(EntityRepository(store, space).entity_vectors()[0]), sorted(FactRepository(store, space)
+                                                                                  .fact_vectors()[0])
+
+    documents = corpus()
+    with MemoryGraph(space=space, store=store, embedder=minilm, extractor="offline", adjudication=False) as memory:
+        memory.ingest(documents[:6], batch_size=3, progress=False)
+        entities, facts = memory.writer.lookup.vectors, memory.writer.fact_vectors
+        before = [(v.counts, v.loads) for v in (entities, facts)]
+        assert before[0][1] == 1 and before[1][1] <= 1  # read once (facts: when the first fact was written)
+        memory.ingest(documents[6:12], batch_size=3, progress=False)  # several commits of its own
+        assert [(v.counts, v.loads) for v in (entities, facts)] == before
+        assert (held(entities), held(facts)) == stored()
+        with MemoryGraph(space=space, store=store, embedder=minilm, extractor="offline",
+                         adjudication=False) as other:
+            other.ingest(documents[12:16], progress=False)
+        memory.ingest(documents[16:18], progress=False)
+        assert all(v.counts > b[0] and v.loads > b[1] for v, b in zip((entities, facts), before))
+        assert (held(entities), held(facts)) == stored()

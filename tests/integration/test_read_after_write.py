@@ -1,12 +1,14 @@
 """Copies that follow the writes (retrieval/changes.py) equal copies read whole, and the GDS projection.
 
-A long-lived retrieval context searches, the memory is written (stamped ingests, an unstamped retraction),
-and after each write its caught-up copies are compared with those of a fresh context at the same version:
+A long-lived retrieval context searches, the memory is written (stamped ingests and verdicts, an unstamped
+retraction), and after each write its caught-up copies are compared with those of a fresh context at the same version:
 the PPR graph edge for edge (and with the GDS projection), the seed statistics, BM25, the titles, and
 the search results of every graph method (same ranking, scores within 1e-6).
 """
 
 from __future__ import annotations
+
+from datetime import UTC, datetime
 
 import pytest
 from test_memory import ScriptedExtractor
@@ -14,6 +16,8 @@ from test_retrieval import SCRIPT, TEXTS, Session, drop_graphs, same_ranking
 
 from memgraph_neo4j.api import MemoryGraph
 from memgraph_neo4j.config import RetrievalConfig
+from memgraph_neo4j.ingest.episodes import Conversation, Message
+from memgraph_neo4j.ingest.episodes import Session as ChatSession
 from memgraph_neo4j.ingest.readers import Document
 from memgraph_neo4j.memory.ontology import load_ontology
 from memgraph_neo4j.retrieval.ppr.graph_copy import KINDS
@@ -23,11 +27,13 @@ MORE = {
                  ("Ada Lovelace", "collaborated with", "Charles Babbage", "Person", "Person")],
     "BABBAGE": [("Charles Babbage", "born in", "London", "Person", "Place"),
                 ("Charles Babbage", "designed", "Analytical Engine", "Person", "Thing")],
+    "TEIGNMOUTH": [("Charles Babbage", "born in", "Teignmouth", "Person", "Place")],  # born_in is functional
 }
 MORE_TEXTS = {
     "LOVELACE": "LOVELACE Ada Lovelace was born in London and worked with Charles Babbage.",
     "BABBAGE": "BABBAGE Charles Babbage was born in London and designed the Analytical Engine.",
 }
+CONFLICTING = "TEIGNMOUTH Some say Charles Babbage was born in Teignmouth."
 QUESTIONS = ("Where was Alan Turing born?", "Who worked with Charles Babbage?", "capital of Poland",
              "Where was Grace Hopper born?")
 
@@ -88,6 +94,31 @@ def test_copies_follow_writes_exactly(memory, store, space, minilm, test_store):
     assert long_lived.context.statistics.copy.catch_ups >= 1
 
     memory.ingest([Document(title=k.title(), text=v) for k, v in MORE_TEXTS.items()], progress=False)
+    assert_same_copies(long_lived, Session(store, space, minilm, config), test_store)
+    assert (long_lived.context.engine.exports, long_lived.context.bm25.builds,
+            long_lived.context.layers.exports) == builds
+
+    # a conflict and its verdicts: stamped on the facts and schemas they change, caught up, not read whole
+    memory.ingest([Document(title="Teignmouth", text=CONFLICTING)], progress=False)
+    [conflict] = memory.conflicts.list(limit=100)
+    assert_same_copies(long_lived, Session(store, space, minilm, config), test_store)
+    facts = [f["id"] for f in memory.conflicts.show(conflict.id).facts]
+    for action, keep in (("accept", facts[0]), ("revert", None), ("accept", facts[1]), ("reject", None)):
+        version = long_lived.context.layers.repository.version()
+        review = getattr(memory.conflicts, action)
+        review(conflict.id, keep=keep) if keep else review(conflict.id)
+        assert long_lived.context.layers.repository.version() > version, action
+        assert_same_copies(long_lived, Session(store, space, minilm, config), test_store)
+    assert (long_lived.context.engine.exports, long_lived.context.bm25.builds,
+            long_lived.context.layers.exports) == builds
+
+    # a conversation (episodes, speakers, their facts, validity): stamped as well, caught up, not read whole
+    chat = Conversation("lab", title="Ada and Charles", sessions=[ChatSession("1", [
+        Message("Ada Lovelace", "LOVELACE I was born in London, as you know."),
+        Message("Charles Babbage", "And I met Grace Hopper once.")], time=datetime(2024, 1, 10, 9, tzinfo=UTC))])
+    version = long_lived.context.layers.repository.version()
+    memory.ingest_conversations([chat])
+    assert long_lived.context.layers.repository.version() > version
     assert_same_copies(long_lived, Session(store, space, minilm, config), test_store)
     assert (long_lived.context.engine.exports, long_lived.context.bm25.builds,
             long_lived.context.layers.exports) == builds
