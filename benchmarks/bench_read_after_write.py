@@ -150,7 +150,7 @@ def build(store, copies: int, rebuild: bool, prefix: str) -> dict:
 
 def run_child(tree: Path, label: str, space: str, args: argparse.Namespace) -> dict:
     cmd = [sys.executable, str(Path(__file__).resolve()), "--child", str(tree), "--label", label, "--space", space,
-           "--rounds", str(args.rounds), "--warm", str(args.warm), "--method", args.method,
+           "--rounds", str(args.rounds), "--warm", str(args.warm), "--method", args.method, "--engine", args.engine,
            "--top-k", str(args.top_k), "--nonce", str(-1 if args.fixed_messages else random.getrandbits(31))]
     proc = subprocess.run(cmd, cwd=tree, env={**os.environ, "PYTHONPATH": str(tree)}, stdout=subprocess.PIPE,
                           text=True)  # stderr: the child's progress lines, through
@@ -182,6 +182,7 @@ def main() -> None:
     parser.add_argument("--repeats", type=int, default=1, help="children per code and size, alternating codes")
     parser.add_argument("--baseline-ref", default=None, help="also measure the code of this git ref")
     parser.add_argument("--method", default="memgraphrag")
+    parser.add_argument("--engine", default="", help="PageRank engine (local, gds, client); default: the config's")
     parser.add_argument("--top-k", type=int, default=5)
     parser.add_argument("--prefix", default=PREFIX, help="space names: PREFIX (x1), PREFIX_xN")
     parser.add_argument("--rebuild", action="store_true", help="delete and build the spaces again")
@@ -209,7 +210,8 @@ def main() -> None:
     from memgraph_neo4j.server.connection import open_store
 
     sizes = parse_sizes(args)
-    result: dict = {"method": args.method, "top_k": args.top_k, "rounds": args.rounds, "warm": args.warm,
+    result: dict = {"method": args.method, "engine": args.engine or "default", "top_k": args.top_k,
+                    "rounds": args.rounds, "warm": args.warm,
                     "repeats": args.repeats, "cpus": os.cpu_count(), "load_before": os.getloadavg(),
                     "neo4j_uri": os.environ.get("NEO4J_URI", "(local launcher)"), "messages": MESSAGES,
                     "fixed_messages": args.fixed_messages,

@@ -109,10 +109,15 @@ def child(args: argparse.Namespace) -> None:
                              for k, v in after.items()}
         return ms, out
 
-    out: dict = {"label": args.label, "tree": args.child, "space": args.space, "method": args.method, "nonce": nonce,
-                 "load_before": round(os.getloadavg()[0], 2)}
+    out: dict = {"label": args.label, "tree": args.child, "space": args.space, "method": args.method,
+                 "engine": args.engine, "nonce": nonce, "load_before": round(os.getloadavg()[0], 2)}
     began = time.perf_counter()
-    memory = MemoryGraph(space=args.space)
+    if args.engine:  # the PageRank engine: the default (local, in process) unless given
+        from memgraph_neo4j.config import RetrievalConfig
+
+        memory = MemoryGraph(space=args.space, retrieval=RetrievalConfig(ppr_engine=args.engine))
+    else:
+        memory = MemoryGraph(space=args.space)
     try:
         out["open_ms"] = round((time.perf_counter() - began) * 1000, 1)
         out["first_search_ms"] = round(search(questions[0])[0], 1)

@@ -66,7 +66,9 @@ def report(result: dict) -> str:
     codes = "; ".join(f"{name}: {tree['commit']} ({tree.get('ref', tree['tree'])})"
                       for name, tree in result["codes"].items())
     load = f"load average {result['load_before'][0]:.1f} before, {result['load_after'][0]:.1f} after"
-    text = (f"# Read after write ({result['method']}, top {result['top_k']}; {result['rounds']} rounds x "
+    engine = result.get("engine", "default")
+    text = (f"# Read after write ({result['method']}, {engine} engine, top {result['top_k']}; "
+            f"{result['rounds']} rounds x "
             f"{result['repeats']} per code and size, {result['warm']} warm searches)\n\n"
             f"Codes: {codes}. {result['cpus']} cores, {load}. Times in ms; RSS of the Python process after the "
             f"rounds (peak).\n\n"
