@@ -37,7 +37,7 @@ CALL (i, f) {
   ON CREATE SET refined.head_type = s.head_type, refined.relation = i.proposed_relation,
                 refined.tail_type = s.tail_type, refined.state = CASE WHEN $open THEN $candidate ELSE s.state END,
                 refined.declared = NOT $open AND coalesce(s.declared, false),
-                refined.frequency = 0, refined.created_at = datetime()
+                refined.frequency = 0, refined.created_at = datetime(), refined.created = $stamp
   SET refined.changed = coalesce($stamp, refined.changed)
   MERGE (refined)-[:HEAD_TYPE]->(ht)
   MERGE (refined)-[:TAIL_TYPE]->(tt)

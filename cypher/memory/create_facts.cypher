@@ -9,7 +9,7 @@ CREATE (f:Fact:Unpromoted {space: $space, id: row.id, head: row.head, relation: 
                            time: row.time, relation_raw: row.relation_raw, text: row.text, state: row.state,
                            embedding: row.embedding, extractor: row.extractor, model: row.model,
                            prompt_version: row.prompt_version, ontology_version: row.ontology_version,
-                           created_at: datetime(), changed: $stamp})  // repository/batch.py
+                           created_at: datetime(), changed: $stamp, created: $stamp})  // repository/batch.py
 CREATE (f)-[:INSTANCE_OF]->(s), (f)-[:SUBJECT]->(h), (f)-[:OBJECT]->(t)
 WITH f, row
 UNWIND row.passage_ids AS passage_id

@@ -4,7 +4,7 @@
 UNWIND $rows AS row
 MATCH (d:Document {space: $space, id: row.doc_id})
 MERGE (p:Passage {space: $space, id: row.id})
-ON CREATE SET p.created_at = datetime(), p.extraction = $pending
+ON CREATE SET p.created_at = datetime(), p.extraction = $pending, p.created = $stamp  // new: space counts
 SET p.doc_id = row.doc_id, p.index = row.index, p.title = row.title, p.title_key = row.title_key,
     p.text = row.text, p.start = row.start, p.end = row.end, p.embedding = row.embedding,
     p.page = row.page, p.page_end = row.page_end, p.heading = row.heading,

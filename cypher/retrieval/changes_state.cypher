@@ -1,4 +1,7 @@
 // The memory version and `full`, the last version written without stamps (cypher/memory/bump_version):
 // a copy that holds a version below `full` is read again whole, else it reads only what changed.
+// mentions: every space's MENTIONS relationships, from the count store (no scan): the space counts'
+// bound for the seed statistics (retrieval/statistics.py), kept current without cypher/retrieval/space_counts.
 OPTIONAL MATCH (m:MemoryState {space: $space})
-RETURN coalesce(m.version, 0) AS version, coalesce(m.full, 0) AS full
+CALL () { MATCH ()-[r:MENTIONS]->() RETURN count(r) AS mentions }
+RETURN coalesce(m.version, 0) AS version, coalesce(m.full, 0) AS full, mentions

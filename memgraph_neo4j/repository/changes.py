@@ -71,6 +71,13 @@ class Changes:
     passages: list[ChangedPassage] = field(default_factory=list)
     entities: list[ChangedEntity] = field(default_factory=list)
     types: list[str] = field(default_factory=list)
+    # what the space counts (repository/statistics.py SpaceCounts) gained: nodes created in (since, version]
+    new_facts: int = 0
+    new_schemas: int = 0
+    new_passages: int = 0
+    new_located: int = 0
+    passages_rewritten: bool = False  # a stamped passage that existed before (its provenance may have moved)
+    mentions: int | None = None  # MENTIONS relationships of the whole database at `version` (count store)
 
     def __len__(self) -> int:
         return sum(len(getattr(self, label)) for label in LABELS)
@@ -113,6 +120,12 @@ class ChangeRepository(Repository):
                                           tuple((b, float(w)) for b, w in r["similar"]),
                                           tuple((t, int(n)) for t, n in r["types"])) for r in rows["entities"]]
         changes.types = [r["id"] for r in rows["types"]]
+        changes.new_facts = sum(r["new"] for r in rows["facts"])
+        changes.new_schemas = sum(r["new"] for r in rows["schemas"])
+        changes.new_passages = sum(r["new"] for r in rows["passages"])
+        changes.new_located = sum(r["new"] and r["located"] for r in rows["passages"])
+        changes.passages_rewritten = not all(r["new"] for r in rows["passages"])
+        changes.mentions = first.get("mentions")
         return changes
 
     def graph(self) -> Changes:

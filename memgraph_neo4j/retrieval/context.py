@@ -45,6 +45,7 @@ class RetrievalContext:
         counts = self.counts = SpaceCountsCache(statistics)
         # one feed of the space's changes for every copy below (retrieval/changes.py)
         self.changes = ChangeFeed(ChangeRepository(store, space), lambda: (c := counts.latest()) and c.vectors or 0)
+        counts.feed = self.changes  # the counts follow the same feed
         self.engine = make_engine(ProjectionRepository(store, space), self.config, gds, self.changes)
         self.projections = Projections(self.engine, space, self.config)
         self.layers = LayerSearch(LayerRepository(store, space), embedder.dimension, self.config,

@@ -66,15 +66,33 @@ class StatisticsSnapshot:
 
 
 class SpaceCountsCache:
-    """The space's sizes, read once per memory version (cypher/retrieval/space_counts)."""
+    """The space's sizes at a memory version: read whole (cypher/retrieval/space_counts, a count of the
+    space's facts, schemas and passages: 15-40 ms on MuSiQue, ~70 ms at x3, per version), then followed
+    through the change feed: the counts at version v plus the nodes created since v (`created` stamps),
+    which the feed reads for the copies anyway. Read whole again when the feed has no complete changes
+    (an unstamped write: a retraction deletes) or a stamped passage existed before (its provenance, hence
+    `located`, may have moved)."""
 
-    def __init__(self, repository: StatisticsRepository) -> None:
-        self.repository = repository
+    def __init__(self, repository: StatisticsRepository, feed: ChangeFeed | None = None) -> None:
+        self.repository, self.feed = repository, feed
         self._counts: tuple[int, SpaceCounts] | None = None
+        self.reads = 0  # observable: tests assert the counts are followed, not read again
 
     def __call__(self, version: int) -> SpaceCounts:
-        if self._counts is None or self._counts[0] != version:
-            self._counts = (version, self.repository.counts())
+        held = self._counts
+        if held is not None and held[0] >= version:  # as the copies: this version or a later one
+            return held[1]
+        if held is not None and held[0] < version and self.feed is not None:
+            changes = self.feed.since(held[0], version)
+            if changes is not None and not changes.passages_rewritten and changes.mentions is not None:
+                c = held[1]
+                counts = SpaceCounts(c.vectors + changes.new_facts + changes.new_schemas + changes.new_passages,
+                                     c.passages + changes.new_passages, changes.mentions,
+                                     c.located + changes.new_located)
+                self._counts = (max(version, changes.version), counts)
+                return counts
+        self._counts = (version, self.repository.counts())
+        self.reads += 1
         return self._counts[1]
 
     def latest(self) -> SpaceCounts | None:

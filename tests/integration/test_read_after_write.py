@@ -77,6 +77,7 @@ def assert_same_copies(long_lived: Session, fresh: Session, test_store) -> None:
     assert a.bm25.index(version).canonical() == b.bm25.index(version).canonical()
     assert a.titles.copy.at(version).by_key == b.titles.copy.at(version).by_key
     assert a.layers.snapshot(version).canonical() == b.layers.snapshot(version).canonical()
+    assert a.counts(version) == b.counts(version)  # followed (created stamps) against read whole
 
 
 def test_copies_follow_writes_exactly(memory, store, space, minilm, test_store):
@@ -85,18 +86,19 @@ def test_copies_follow_writes_exactly(memory, store, space, minilm, test_store):
     for question in QUESTIONS:  # every copy read whole once
         long_lived.search(question, method="memgraphrag")
         long_lived.search(question, method="bm25")
-    builds = (long_lived.context.engine.exports, long_lived.context.bm25.builds, long_lived.context.layers.exports)
+    builds = (long_lived.context.engine.exports, long_lived.context.bm25.builds, long_lived.context.layers.exports,
+              long_lived.context.counts.reads)
 
     memory.ingest([Document(title="Hopper", text=TEXTS["HOPPER"])], progress=False)  # one stamped write
     assert_same_copies(long_lived, Session(store, space, minilm, config), test_store)
     assert (long_lived.context.engine.exports, long_lived.context.bm25.builds,
-            long_lived.context.layers.exports) == builds  # caught up, not read
+            long_lived.context.layers.exports, long_lived.context.counts.reads) == builds  # caught up, not read
     assert long_lived.context.statistics.copy.catch_ups >= 1
 
     memory.ingest([Document(title=k.title(), text=v) for k, v in MORE_TEXTS.items()], progress=False)
     assert_same_copies(long_lived, Session(store, space, minilm, config), test_store)
     assert (long_lived.context.engine.exports, long_lived.context.bm25.builds,
-            long_lived.context.layers.exports) == builds
+            long_lived.context.layers.exports, long_lived.context.counts.reads) == builds
 
     # a conflict and its verdicts: stamped on the facts and schemas they change, caught up, not read whole
     memory.ingest([Document(title="Teignmouth", text=CONFLICTING)], progress=False)
@@ -110,7 +112,7 @@ def test_copies_follow_writes_exactly(memory, store, space, minilm, test_store):
         assert long_lived.context.layers.repository.version() > version, action
         assert_same_copies(long_lived, Session(store, space, minilm, config), test_store)
     assert (long_lived.context.engine.exports, long_lived.context.bm25.builds,
-            long_lived.context.layers.exports) == builds
+            long_lived.context.layers.exports, long_lived.context.counts.reads) == builds
 
     # a conversation (episodes, speakers, their facts, validity): stamped as well, caught up, not read whole
     chat = Conversation("lab", title="Ada and Charles", sessions=[ChatSession("1", [
@@ -121,7 +123,7 @@ def test_copies_follow_writes_exactly(memory, store, space, minilm, test_store):
     assert long_lived.context.layers.repository.version() > version
     assert_same_copies(long_lived, Session(store, space, minilm, config), test_store)
     assert (long_lived.context.engine.exports, long_lived.context.bm25.builds,
-            long_lived.context.layers.exports) == builds
+            long_lived.context.layers.exports, long_lived.context.counts.reads) == builds
 
     # a retraction is unstamped (it deletes): the copies are read whole again, and still equal
     doc = next(d for d in memory.documents() if d.title == "Lovelace")
