@@ -30,9 +30,10 @@ BATCH = 2  # chunks per ingest batch in the chaos runs: a batch of documents spa
 # what the arithmetic moves and far below the ~1.2e-3 that mixed bf16/fp32 vectors once moved them.
 STRICT_TOLERANCE = 1e-5
 
-# and every timestamp: a property whose name ends in _at; `changed` is the memory version that last
-# touched the node (repository/batch.py), which follows the write history as the version does
-VOLATILE = {"space", "changed"}
+# and every timestamp: a property whose name ends in _at; `changed` and `created` are the memory versions
+# that last touched and that created the node (repository/batch.py), which follow the write history as the
+# version does
+VOLATILE = {"space", "changed", "created"}
 # Symmetric relationships whose stored direction follows the ingest history (which end came second: the
 # new entity of a SIMILAR bridge, the new fact of a CONFLICTS_WITH pair), a finding reported to the lead;
 # nothing reads the direction (bridge_similar MERGEs without one, the PPR projection is undirected,
