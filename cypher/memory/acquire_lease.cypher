@@ -1,6 +1,8 @@
 // Take the space's ingest lease if it is free: nobody holds it, we do, its holder is `$stale` (a process
 // the caller found dead), or it was not renewed for `$expiry` seconds. The first SET takes the node's write
 // lock before anything is read, so two takers cannot both see it free. Times are the server's clock.
+// version: the space's memory version as the lease is taken (a holder's writer trusts it, and the versions
+// its own writes make, instead of reading it before each use: memory/lease.py version_under_lease).
 // A lease marked `deleting` (a space deletion holds it, or died holding it) is never granted to an ingest
 // (`$deleting` false): the space is half gone until a delete finishes. A delete marks the lease it takes.
 MERGE (l:IngestLease {space: $space})
@@ -13,5 +15,8 @@ SET l += CASE WHEN free THEN {holder: $holder, host: $host, pid: $pid, started: 
                               acquired_at: datetime.realtime(), renewed_at: datetime.realtime(),
                               deleting: CASE WHEN $deleting THEN true ELSE null END}
               ELSE {} END
-RETURN l.holder = $holder AS granted, l.holder AS holder, l.host AS host, l.pid AS pid, l.started AS started,
+WITH l
+OPTIONAL MATCH (m:MemoryState {space: $space})
+RETURN l.holder = $holder AS granted, coalesce(m.version, 0) AS version, l.holder AS holder, l.host AS host,
+       l.pid AS pid, l.started AS started,
        duration.inSeconds(l.renewed_at, datetime.realtime()).seconds AS idle, coalesce(l.deleting, false) AS deleting

@@ -9,8 +9,10 @@ ON CREATE SET f.head = row.head, f.relation = row.relation, f.tail = row.tail, f
               f.relation_raw = row.relation_raw, f.text = row.text, f.state = row.state, f.embedding = row.embedding,
               f.extractor = row.extractor, f.model = row.model, f.prompt_version = row.prompt_version,
               f.ontology_version = row.ontology_version, f.created_at = datetime(), f.created = $stamp
-ON MATCH SET f.state = CASE WHEN f.state = $retracted THEN row.state ELSE f.state END  // evidenced again after a retraction
-SET f:Unpromoted, f.changed = coalesce($stamp, f.changed)  // new support for its schema: the next promotion recounts it (kill-safe marker)
+// evidenced again after a retraction
+ON MATCH SET f.state = CASE WHEN f.state = $retracted THEN row.state ELSE f.state END
+// new support for its schema: the next promotion recounts it (kill-safe marker)
+SET f:Unpromoted, f.changed = coalesce($stamp, f.changed)
 MERGE (f)-[:INSTANCE_OF]->(s)
 MERGE (f)-[:SUBJECT]->(h)
 MERGE (f)-[:OBJECT]->(t)

@@ -7,5 +7,6 @@ WITH f LIMIT $limit
 OPTIONAL MATCH (f)-[:SUBJECT]->(h:Entity)
 OPTIONAL MATCH (f)-[:OBJECT]->(t:Entity)
 // new: created after $since (cypher/memory/*: `created` = the version that created it): the space counts
-RETURN coalesce(f.created > $since, false) AS new, f.id AS id, f.state AS state, f.relation AS relation, f.text AS text, f.changed AS changed,
+RETURN coalesce(f.created > $since, false) AS new, f.id AS id, f.state AS state, f.relation AS relation,
+       f.text AS text, f.changed AS changed,
        CASE WHEN $vectors THEN f.embedding END AS embedding, h.id AS head_id, t.id AS tail_id

@@ -189,9 +189,7 @@ def _ingest(writer: MemoryWriter, conversations: Iterable[Conversation], extract
     existing = writer.existing_passages([p.id for p in batch.passages])
     new = [p for p in batch.passages if p.id not in existing]
     report.passages_new = len(new)
-    writer.write_documents(document_rows(batch.documents))
-    if new:
-        writer.write_passages(new)
+    writer.write_passages(new, document_rows(batch.documents))
     report.entities_new += _write_episodes(writer, repo, batch.episodes)
     if not extract:
         report.seconds = clock.monotonic() - began

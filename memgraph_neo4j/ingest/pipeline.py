@@ -12,6 +12,7 @@ import time
 from collections import deque
 from collections.abc import Callable, Iterable
 from concurrent.futures import ThreadPoolExecutor
+from dataclasses import dataclass, field
 
 from pydantic import BaseModel
 from tqdm.auto import tqdm
@@ -79,24 +80,38 @@ def document_rows(documents: list[Document]) -> list[DocumentRow]:
 GROUP_BATCHES = 2  # documents are pulled until this many batches of their passages wait to be extracted
 
 
+@dataclass
+class _Batch:
+    """One batch of passages to extract, with what is written in its transaction before its extraction's
+    outcomes: the documents pulled since the batch before, and its passages new to the space."""
+
+    inputs: list[ExtractionInput]
+    documents: list[DocumentRow] = field(default_factory=list)
+    passages: list[PassageRow] = field(default_factory=list)
+
+
 class _PassageStream:
     """The passages of a document stream, pulled document by document only as the batches need them: each
-    group of documents is deduplicated by id (across the whole stream), its Documents and new Passages
-    written, then its passages queued. Batches are cut from the stream's whole passage sequence, as if it
-    had been read at once, so a rerun cuts the same batches and skips the committed ones."""
+    group of documents is deduplicated by id (across the whole stream) and its passages queued. Batches are
+    cut from the stream's whole passage sequence, as if it had been read at once, so a rerun cuts the same
+    batches and skips the committed ones. A batch carries the documents pulled before it and its new
+    passages: the writer stores them in the batch's own transaction (one commit of the passage indexes per
+    write, not three transactions), so a kill leaves a batch's passages with its extraction or neither."""
 
     def __init__(self, writer: MemoryWriter, documents: Iterable[Document], batch_size: int, report: IngestReport,
                  write: bool) -> None:
         self.writer, self.batch_size, self.report, self.write = writer, batch_size, report, write
         self._documents = iter(documents)
         self._seen: set[str] = set()
-        self._queue: deque[tuple[PassageRow, bool]] = deque()  # (passage, still to extract)
+        self._queue: deque[tuple[PassageRow, bool, bool]] = deque()  # (passage, still to extract, new)
+        self._unwritten: list[DocumentRow] = []  # pulled, to be written with the next batch
         self.ended = False
         self.todo = 0  # passages to extract, of the documents pulled so far
 
     def pull(self, queue: bool = True) -> list[PassageRow]:
-        """The next group of documents, written (unless a dry run); returns its passages still to extract,
-        queued for the batches unless `queue` is False."""
+        """The next group of documents; returns its passages still to extract, queued for the batches
+        (their documents to be written with the next one) unless `queue` is False (a dry run, or the
+        documents a spent budget leaves: those are written now, without extraction)."""
         chunking = self.writer.ontology.chunking
         docs: list[Document] = []
         rows: list[PassageRow] = []
@@ -114,35 +129,48 @@ class _PassageStream:
         self.report.documents += len(docs)
         self.report.passages += len(rows)
         existing = self.writer.existing_passages([p.id for p in rows])
+        new = {p.id for p in rows if p.id not in existing}
         if self.write:
-            new_passages = [p for p in rows if p.id not in existing]
-            self.report.passages_new += len(new_passages)
-            self.writer.write_documents(document_rows(docs))
-            if new_passages:  # each transaction of them moves the memory version on (stamped)
-                self.writer.write_passages(new_passages)
+            self.report.passages_new += len(new)
+            self._unwritten += document_rows(docs)
+            if not queue:
+                self._write_now([p for p in rows if p.id in new])
         todo = [p for p in rows if existing.get(p.id) != ExtractionState.OK]  # new, failed or never reached
         self.todo += len(todo)
         if queue:
             wanted = {p.id for p in todo}
-            self._queue.extend((p, p.id in wanted) for p in rows)
+            self._queue.extend((p, p.id in wanted, p.id in new) for p in rows)
         return todo
 
-    def next_batch(self) -> list[ExtractionInput] | None:
-        """The next batch_size passages of the stream without those already extracted; None at its end."""
+    def next_batch(self) -> _Batch | None:
+        """The next batch_size passages of the stream without those already extracted; None at its end
+        (the documents no batch took are written then)."""
         while True:
             while len(self._queue) < self.batch_size and not self.ended:
                 self.pull()
             if not self._queue:
+                self._write_now([])
                 return None
             block = [self._queue.popleft() for _ in range(min(self.batch_size, len(self._queue)))]
-            if batch := [_input(p) for p, todo in block if todo]:
-                return batch
+            if inputs := [_input(p) for p, todo, _ in block if todo]:
+                documents, self._unwritten = self._unwritten, []
+                return _Batch(inputs, documents, [p for p, _, new in block if new])
 
-    def drain(self) -> None:
-        """Writes the documents and passages not pulled yet (their extraction left for the next run)."""
+    def drain(self, left: _Batch | None = None) -> None:
+        """Writes the documents and new passages no batch will take now (`left`: a batch cut but not
+        written; their extraction is left for the next run)."""
+        if left is not None:
+            self._unwritten = left.documents + self._unwritten
+        self._write_now([p for p, _, new in self._queue if new] + (left.passages if left else []))
         self._queue.clear()
         while not self.ended:
             self.pull(queue=False)
+        self._write_now([])
+
+    def _write_now(self, passages: list[PassageRow]) -> None:
+        if self.write and (self._unwritten or passages):
+            documents, self._unwritten = self._unwritten, []
+            self.writer.write_passages(passages, documents)
 
 
 def _input(p: PassageRow) -> ExtractionInput:
@@ -188,7 +216,7 @@ def _extract_stream(writer: MemoryWriter, stream: _PassageStream, extractor: Ext
                     report: IngestReport, progress: bool, on_batch, lease: IngestLease, began: float) -> None:
     bar = tqdm(total=0, desc=f"extract [{extractor.name}]", unit="chunk", disable=not progress)
 
-    def next_batch() -> list[ExtractionInput] | None:
+    def next_batch() -> _Batch | None:
         batch = stream.next_batch()
         if bar.total != stream.todo:  # the total grows as documents are pulled
             bar.total = stream.todo
@@ -200,7 +228,7 @@ def _extract_stream(writer: MemoryWriter, stream: _PassageStream, extractor: Ext
     # One that reads it (LLM) extracts after the previous promotion, as Algorithm 1 orders it.
     ahead = ThreadPoolExecutor(max_workers=1) if not getattr(extractor, "uses_guide", True) else None
     batch = next_batch()
-    pending = ahead.submit(extractor.extract, batch, guide) if ahead and batch else None
+    pending = ahead.submit(extractor.extract, batch.inputs, guide) if ahead and batch else None
     done = 0
     try:
         while batch is not None:
@@ -208,13 +236,13 @@ def _extract_stream(writer: MemoryWriter, stream: _PassageStream, extractor: Ext
             if pending is not None:
                 outcomes = pending.result()
                 following = next_batch()
-                pending = ahead.submit(extractor.extract, following, guide) if following else None
+                pending = ahead.submit(extractor.extract, following.inputs, guide) if following else None
             else:
-                outcomes = extractor.extract(batch, guide)
-            done += len(batch)
+                outcomes = extractor.extract(batch.inputs, guide)
+            done += len(batch.inputs)
             lease.check()
             if _record_batch(writer, outcomes, batch, checker, report, bar, on_batch, done, began):
-                stream.drain()
+                stream.drain(following)
                 report.skipped_budget += stream.todo - done
                 break
             batch = following if ahead is not None else next_batch()
@@ -238,8 +266,7 @@ def resume(writer: MemoryWriter, checker: ConsistencyChecker | None, report: Ing
     (a conversation batch is written, then promoted), and the check of facts activated but not checked.
     Done before the new batches, where the killed run would have done it, and also when nothing is new."""
     if writer.facts.has_unpromoted():
-        promoted, activated = writer.promote()
-        writer.bump_version()
+        promoted, activated = writer.promote_written()
         report.promoted += promoted
         report.activated += activated
     if checker is not None:  # the check reads only the Unchecked facts: nothing to do costs one read
@@ -268,13 +295,13 @@ def tally(report: IngestReport, outcomes, written, promoted: int, activated: int
         report.usage = report.usage + o.usage
 
 
-def _record_batch(writer: MemoryWriter, outcomes, batch, checker, report: IngestReport, bar, on_batch,
+def _record_batch(writer: MemoryWriter, outcomes, batch: _Batch, checker, report: IngestReport, bar, on_batch,
                   done: int, began: float) -> bool:
-    """Writes one batch's outcomes and promotes (one transaction, which also moves the memory version
-    on), adjudicates, updates the report; True: the budget is spent."""
-    batch_report = writer.write_batch(outcomes)
+    """Writes one batch (its documents and new passages, its outcomes) and promotes, in one transaction
+    which also moves the memory version on; adjudicates, updates the report; True: the budget is spent."""
+    batch_report = writer.write_batch(outcomes, documents=batch.documents, passages=batch.passages)
     tally(report, outcomes, batch_report, batch_report.promoted, batch_report.activated, checker)
-    bar.update(len(batch))
+    bar.update(len(batch.inputs))
     if on_batch is not None:
         report.seconds = time.monotonic() - began
         on_batch(report, done)

@@ -118,7 +118,8 @@ class IngestLease:
         self._guard = None
         self.told: LeaseHolder | None = None  # the last holder this one said it waits for
         self.dropped: list[str] = []  # a delete's dropped projections (delete_space)
-        self._key = (str(getattr(store, "uri", "")), str(getattr(store, "database", "")), space)
+        self.store = store
+        self._key = _key(store, space)
         self._nested = False  # this thread holds the lease already: this block runs under it
         self._held = None
 
@@ -128,6 +129,8 @@ class IngestLease:
             state = self.repository.acquire(self.me, stale, self.expiry, self.deleting)
             if state.granted:
                 self.waited = time.monotonic() - began
+                if state.version is not None:
+                    self.store.versions[self.space] = state.version
                 return
             dead = holder_dead(state.holder, self.me)
             if state.deleting and not self.deleting and (dead or state.idle >= self.expiry):
@@ -226,6 +229,19 @@ class IngestLease:
             # the ingest failed already (often: the server went away); its error is the one to see, and
             # the lease left behind is taken over by the next ingest
             log.debug("could not release the ingest lease of %s", self.space, exc_info=True)
+
+
+def _key(store: GraphStore, space: str) -> tuple[str, str, str]:
+    return str(getattr(store, "uri", "")), str(getattr(store, "database", "")), space
+
+
+def version_under_lease(store: GraphStore, space: str) -> int | None:
+    """The space's memory version without a read, while this thread holds its lease: the version seen when
+    the lease was taken, or the last one a write of this process made since (GraphStore.versions). Nobody
+    else moves it meanwhile: every writer of a space holds its lease. None when not held (read it)."""
+    if _key(store, space) not in _HELD.get():
+        return None
+    return store.versions.get(space)
 
 
 def leased(method):

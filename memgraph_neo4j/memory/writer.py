@@ -13,6 +13,7 @@ from dataclasses import dataclass
 from memgraph_neo4j.config import MemoryConfig
 from memgraph_neo4j.contracts import ExtractionOutcome, ExtractionState, MemoryGuide
 from memgraph_neo4j.memory.facts import fact_rows, mentions_of, relation_words
+from memgraph_neo4j.memory.lease import version_under_lease
 from memgraph_neo4j.memory.neighbours import ExactEntityLookup, SpaceVectors
 from memgraph_neo4j.memory.ontology import Ontology
 from memgraph_neo4j.memory.promotion import promote, promotion_bar
@@ -44,6 +45,12 @@ def _embed(embedder, texts: list[str]) -> list[list[float] | None]:
     return [row.tolist() for row in embedder.embed_documents(texts, show_progress=len(texts) >= 1000)]
 
 
+def _prepare(rows: list[PassageRow], vectors: list[list[float] | None]) -> None:
+    for row, vector in zip(rows, vectors):
+        row.embedding = vector
+        row.title_key = title_key(row.title)
+
+
 class MemoryWriter:
     def __init__(self, store: GraphStore, space: str, ontology: Ontology, embedder=None,
                  config: MemoryConfig | None = None) -> None:
@@ -56,11 +63,17 @@ class MemoryWriter:
         self.facts = FactRepository(store, space)
         self._guide = Neo4jGuide(store, space)
         self.lookup = ExactEntityLookup(self.entities, self.config.exact_neighbours_max,
-                                        self.config.approximate_neighbours, self.passages.memory_version)
+                                        self.config.approximate_neighbours, self.memory_version)
         # adjudication's candidates by meaning read this copy (api hands it to the adjudicator)
         self.fact_vectors = SpaceVectors(self.facts.fact_vectors, self.facts.fact_count,
                                          self.config.exact_neighbours_max, self.config.approximate_neighbours,
-                                         self.passages.memory_version)
+                                         self.memory_version)
+
+    def memory_version(self) -> int:
+        """The space's memory version: under the space's lease known without a read (2-3 reads of ~5 ms a
+        one-message write saves), else read."""
+        known = version_under_lease(self.store, self.space)
+        return known if known is not None else self.passages.memory_version()
 
     def guide(self) -> MemoryGuide:
         """What the stored memory tells the extractor (stable schemas, canonical entities)."""
@@ -70,32 +83,24 @@ class MemoryWriter:
     def existing_passages(self, ids: list[str]) -> dict[str, ExtractionState]:
         return self.passages.existing_passages(ids)
 
-    def write_documents(self, rows: list[DocumentRow]) -> None:
-        self.passages.write_documents(rows)
-
-    def write_passages(self, rows: list[PassageRow]) -> None:
-        """Passages with their embeddings and title keys (added here), linked by NEXT within a document."""
-        for row, vector in zip(rows, _embed(self.embedder, [r.embedding_text for r in rows])):
-            row.embedding = vector
-            row.title_key = title_key(row.title)
-        for version in self.passages.write_passages(rows):  # passages: nothing of the vector copies' kinds
+    def write_passages(self, rows: list[PassageRow], documents: list[DocumentRow] = ()) -> None:
+        """Documents and passages with their embeddings and title keys (added here), linked by NEXT within a
+        document, in stamped transactions of their own (a batch of extractions writes its passages itself)."""
+        _prepare(rows, _embed(self.embedder, [r.embedding_text for r in rows]))
+        for version in self.passages.write_passages(rows, list(documents)):  # nothing of the copies' kinds
             self.lookup.vectors.advanced(version)
             self.fact_vectors.advanced(version)
 
-    def bump_version(self) -> int:
-        """Marks the memory changed: the PPR projection and retrieval snapshots are stale now."""
-        return self.passages.bump_version()
-
     # ----- fact layer --------------------------------------------------------------------------
-    def write_outcomes(self, outcomes: list[ExtractionOutcome]) -> BatchReport:
-        """One batch's entities, facts, mentions, bridges and extraction marks, in one transaction."""
-        return self.write_batch(outcomes, promote=False)
-
-    def write_batch(self, outcomes: list[ExtractionOutcome], promote: bool = True) -> BatchReport:
-        """Everything one batch of extractions changes, in ONE write transaction: types, entities, schemas,
-        facts, mentions, SIMILAR bridges, extraction marks, token usage, document status, then (`promote`)
-        stage II and the memory version. A kill leaves the whole batch or none of it, and its passages
-        stay `pending` until it commits: the next run redoes exactly the batches not committed.
+    def write_batch(self, outcomes: list[ExtractionOutcome], promote: bool = True,
+                    documents: list[DocumentRow] = (), passages: list[PassageRow] = ()) -> BatchReport:
+        """Everything one batch of extractions changes, in ONE write transaction: its `documents` and new
+        `passages` (embedded here), types, entities, schemas, facts, mentions, SIMILAR bridges, extraction
+        marks, token usage, document status, then (`promote`) stage II and the memory version. A kill
+        leaves the whole batch or none of it, and its passages stay `pending` (or unwritten) until it
+        commits: the next run redoes exactly the batches not committed. One transaction, not three (the
+        documents, the passages, the batch): each commit updates the Lucene-backed indexes it touches, ~7 ms
+        per index and commit measured on a one-message write (benchmarks/write_breakdown.py).
         Reads come first (aliases, one vector look-up for resolution and bridging)."""
         report = BatchReport()
         bridge = (self.config.bridge_k, self.config.bridge_threshold) if self.embedder is not None else None
@@ -104,8 +109,11 @@ class MemoryWriter:
         rows = fact_rows(outcomes, resolution, self.ontology)
         entities = resolution.entities
         schema_texts = {r.schema_id: f"{r.head_type} {relation_words(r.relation)} {r.tail_type}" for r in rows.facts}
-        # one embedding call for the batch's fact and schema texts (the embedder sorts them by length)
-        vectors = _embed(self.embedder, [r.text for r in rows.facts] + list(schema_texts.values()))
+        # one embedding call for the batch's passage, fact and schema texts (the embedder sorts them by length)
+        passages = list(passages)
+        vectors = _embed(self.embedder, [r.text for r in rows.facts] + list(schema_texts.values())
+                         + [p.embedding_text for p in passages])
+        _prepare(passages, vectors[len(rows.facts) + len(schema_texts):])
         schema_vectors = dict(zip(schema_texts, vectors[len(rows.facts):]))
         for row, vector in zip(rows.facts, vectors):
             row.embedding, row.schema_embedding = vector, schema_vectors[row.schema_id]
@@ -128,6 +136,7 @@ class MemoryWriter:
             # promoting: a new version, first, stamped on what the batch touches (repository/batch.py)
             batch = WriteBatch(self.store, self.space, stamped=promote)
             created = new_ids if fast else set()
+            self.passages.add_passages(batch, passages, list(documents))
             self.facts.add_types(batch, {e.type for e in entities.values()}
                                  | {t for f in rows.facts for t in (f.head_type, f.tail_type)})
             self.entities.add_entities(batch, [entities[i].row() for i in sorted(created)],
@@ -163,6 +172,16 @@ class MemoryWriter:
         return report
 
     # ----- stage II: promotion -----------------------------------------------------------------
+    def promote_written(self) -> tuple[int, int]:
+        """Stage II for the facts written without it (a killed run's), as one stamped transaction: the
+        copies of retrieval follow it through the change feed instead of reading the space again."""
+        batch = WriteBatch(self.store, self.space, stamped=True)
+        index = self.facts.add_promotion(batch, *promotion_bar(self.ontology), open_world=self.ontology.mode == "open")
+        results = batch.commit()
+        self.lookup.vectors.advanced(batch.version)  # states changed, no vector: the copies hold it all
+        self.fact_vectors.advanced(batch.version)
+        return results[index][0]["promoted"], results[index][0]["activated"]
+
     def promote(self, full: bool = False) -> tuple[int, int]:
         """Recount schema support, promote candidates, activate facts. Returns (promoted, activated).
         Only the schemas and facts written since the last promotion are looked at, unless `full`."""

@@ -120,7 +120,7 @@ class LayerRepository(Repository):
 
     def version(self) -> int:
         """The memory's write version alone (what per-version caches key on)."""
-        return self.store.read("retrieval/memory_version", space=self.space)[0]["version"]
+        return self.store.read("memory/memory_version", space=self.space)[0]["version"]
 
     def export(self) -> Iterator[ExportRow]:
         for r in self.store.read("retrieval/export_layers", space=self.space):

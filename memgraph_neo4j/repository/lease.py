@@ -25,12 +25,13 @@ class LeaseState:
     holder: LeaseHolder
     idle: int  # seconds since its holder last renewed it
     deleting: bool = False  # a space deletion holds it (or died holding it)
+    version: int | None = None  # the space's memory version when taken (acquire only)
 
 
 def _state(row: dict) -> LeaseState:
     return LeaseState(bool(row["granted"]), LeaseHolder(row["holder"], row["host"], int(row["pid"] or 0),
                                                         row["started"]),
-                      int(row["idle"] or 0), bool(row["deleting"]))
+                      int(row["idle"] or 0), bool(row["deleting"]), row.get("version"))
 
 
 class LeaseRepository(Repository):

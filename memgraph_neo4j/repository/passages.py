@@ -88,23 +88,29 @@ class PassageRepository(Repository):
         rows = self.store.read("memory/existing_passages", space=self.space, ids=ids)
         return {r["id"]: ExtractionState(r["extraction"] or ExtractionState.PENDING) for r in rows}
 
-    def write_documents(self, rows: list[DocumentRow]) -> None:
-        self._write_rows("memory/write_documents", rows)
-
-    def write_passages(self, rows: list[PassageRow]) -> list[int]:
-        """Passages (new ones start `pending`) with the NEXT links that end at them, one transaction per
-        PASSAGE_BATCH: a kill between two leaves no passage without its link. Returns the memory versions
-        the transactions made, in order."""
+    def write_passages(self, rows: list[PassageRow], documents: list[DocumentRow] = ()) -> list[int]:
+        """Documents, then passages (new ones start `pending`) with the NEXT links that end at them, one
+        stamped transaction per PASSAGE_BATCH passages (the documents go with the first): a kill between
+        two leaves no passage without its document or its link. Returns the memory versions made, in order.
+        Documents alone (their passages stored already) are written without a new version: retrieval holds
+        nothing of them."""
+        if not rows:
+            self._write_rows("memory/write_documents", documents)
+            return []
         versions: list[int] = []
         for start in range(0, len(rows), PASSAGE_BATCH):
-            chunk = rows[start:start + PASSAGE_BATCH]
             batch = WriteBatch(self.store, self.space, stamped=True)  # a new version: retrieval sees them
-            batch.add_rows("memory/write_passages", store_rows(chunk), pending=ExtractionState.PENDING.value)
-            batch.add_rows("memory/link_next", next_links(chunk))
+            self.add_passages(batch, rows[start:start + PASSAGE_BATCH], documents if start == 0 else [])
             batch.commit()
             if batch.version is not None:
                 versions.append(batch.version)
         return versions
+
+    def add_passages(self, batch: WriteBatch, rows: list[PassageRow], documents: list[DocumentRow]) -> None:
+        """The statements of `write_passages`, added to a batch (an ingest batch's own transaction)."""
+        batch.add_rows("memory/write_documents", documents)
+        batch.add_rows("memory/write_passages", rows, pending=ExtractionState.PENDING.value)
+        batch.add_rows("memory/link_next", next_links(rows))
 
     def mark_documents(self, doc_ids: list[str]) -> None:
         """Each document's status from its passages' extraction (ingesting, partial, done)."""

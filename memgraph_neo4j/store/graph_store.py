@@ -98,6 +98,10 @@ class GraphStore:
         self.cypher = library or default_library()
         self.uri = uri
         self.retry = retry if isinstance(retry, Retry) else Retry(retry)
+        # per space, the memory version the last memory/bump_version of this process made (or a lease
+        # acquisition saw): while this thread holds the space's lease nobody else moves it, so the writer's
+        # copies are checked against it without a read (memory/lease.py version_under_lease)
+        self.versions: dict[str, int] = {}
 
     @classmethod
     def connect(cls, conn: Connection, verify: bool = True) -> GraphStore:
@@ -211,7 +215,15 @@ class GraphStore:
 
         name = statements[0][0] if statements else "write_many"
         with self._session(name) as session:
-            return self.retry.run(lambda: session.execute_write(run_all), name)
+            results = self.retry.run(lambda: session.execute_write(run_all), name)
+        self._note_versions(statements, results)
+        return results
+
+    def _note_versions(self, statements: Sequence[tuple[str, Mapping[str, Any]]],
+                       results: Sequence[list[dict[str, Any]]]) -> None:
+        for (name, params), rows in zip(statements, results):
+            if name == "memory/bump_version" and rows:
+                self.versions[params["space"]] = rows[0]["version"]
 
     @contextmanager
     def _session(self, name: str) -> Iterator[Any]:
@@ -224,7 +236,9 @@ class GraphStore:
         with self._session(name) as session:
             if mode == "read":
                 return self.retry.run(lambda: session.execute_read(self._run, name, params), name)
-            return self.retry.run(lambda: session.execute_write(self._run_write, name, params), name)
+            rows = self.retry.run(lambda: session.execute_write(self._run_write, name, params), name)
+        self._note_versions([(name, params)], [rows])
+        return rows
 
     def write_batched(self, name: str, rows: Iterable[Mapping[str, Any]], /, batch_size: int = 1000,
                       **params: Any) -> list[dict[str, Any]]:
@@ -272,8 +286,11 @@ class GraphStore:
         return names
 
     def with_library(self, library: CypherLibrary) -> GraphStore:
-        """The same driver with another statement folder (tests keep theirs in tests/cypher)."""
-        return GraphStore(self.driver, self.database, library, self.uri, self.retry)
+        """The same driver with another statement folder (tests keep theirs in tests/cypher); the versions
+        its writes make are this store's."""
+        clone = GraphStore(self.driver, self.database, library, self.uri, self.retry)
+        clone.versions = self.versions
+        return clone
 
     def init_schema(self, dimension: int = 384) -> list[str]:
         """Constraints, vector and fulltext indexes; idempotent (IF NOT EXISTS) and awaited."""

@@ -161,3 +161,40 @@ def test_the_writer_checks_its_copies_by_the_version_and_counts_only_after_other
         memory.ingest(documents[16:18], progress=False)
         assert all(v.counts > b[0] and v.loads > b[1] for v, b in zip((entities, facts), before))
         assert (held(entities), held(facts)) == stored()
+
+
+def test_under_its_lease_the_writer_knows_the_version_and_writes_a_message_in_one_transaction(store, minilm,
+                                                                                             two_spaces, monkeypatch):
+    """Under the space's lease the version is the one the lease saw or the writer's own last commit made:
+    an ingest reads it nowhere (it was 2-3 reads per one-message write). A message's document, passage
+    and extraction are one write transaction (they were three), between taking and giving back the lease.
+    Another writer's commit is still seen: the next lease sees its version, and the copies are read again."""
+    space = two_spaces[0]
+    documents = corpus()
+    names: list[str] = []
+    transactions: list[list[str]] = []
+    run, write_many = store._run, store.write_many
+    monkeypatch.setattr(store, "_run", lambda tx, name, params: names.append(name) or run(tx, name, params))
+    monkeypatch.setattr(store, "write_many", lambda statements: transactions.append([n for n, _ in statements])
+                        or write_many(statements))
+    with MemoryGraph(space=space, store=store, embedder=minilm, extractor="offline", adjudication=False) as memory:
+        memory.ingest(documents[:4], batch_size=2, progress=False)
+        entities, facts = memory.writer.lookup.vectors, memory.writer.fact_vectors
+        names.clear()
+        transactions.clear()
+        memory.ingest([Document(text="Ada Lovelace met Charles Babbage in London in 1833.")], progress=False)
+        assert "memory/memory_version" not in names
+        [batch] = transactions
+        assert {"memory/write_passages", "memory/create_facts"} <= set(batch)
+        assert batch[0] == "memory/bump_version" and "memory/write_documents" in batch
+        writes = [n for n in names if n.endswith("_lease") or n == "memory/bump_version"]
+        assert writes == ["memory/acquire_lease", "memory/bump_version", "memory/release_lease"]
+        before = entities.counts, entities.loads  # (the fact copy: read by adjudication alone, off here)
+        with MemoryGraph(space=space, store=store, embedder=minilm, extractor="offline",
+                         adjudication=False) as other:
+            other.ingest(documents[4:6], progress=False)
+        memory.ingest(documents[6:8], progress=False)
+        assert entities.counts > before[0] and entities.loads > before[1]
+        assert (sorted(entities.current().ids), sorted(facts.current().ids)) == (
+            sorted(EntityRepository(store, space).entity_vectors()[0]),
+            sorted(FactRepository(store, space).fact_vectors()[0]))

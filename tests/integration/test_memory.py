@@ -105,8 +105,8 @@ def test_promotion_left_undone_by_a_kill_is_done_by_the_next_ingest(store, test_
 
     write_batch = memory.writer.write_batch
 
-    def killed(outcomes, promote=True):  # a writer that committed the facts, then died before promoting
-        write_batch(outcomes, promote=False)
+    def killed(outcomes, promote=True, **rows):  # a writer that committed the facts, then died before promoting
+        write_batch(outcomes, promote=False, **rows)
         raise KeyboardInterrupt("killed between the batch's writes and its promotion")
 
     monkeypatch.setattr(memory.writer, "write_batch", killed)

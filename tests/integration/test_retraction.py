@@ -60,13 +60,13 @@ def test_retract_then_reingest_restores_the_memory(store, test_store, space, min
     schemas = {s[1]: s for s in original["schemas"]}
     assert schemas["knows"][3:] == ("stable", 1 + b_passages)  # A's passage and B's
     grace = next(f for f in facts(test_store, space).values() if f["text"].startswith("Grace Hopper employed"))
-    version = store.read("retrieval/memory_version", space=space)[0]["version"]
+    version = store.read("memory/memory_version", space=space)[0]["version"]
 
     report = memory.retract([DOCS[1].id])
     assert (report.documents, report.passages, report.facts_retracted) == (1, b_passages, 2)
     assert (report.schemas_demoted, report.facts_deactivated) == (1, 1)  # knows; Ada knows Babbage
     assert report.entities_deleted == 2  # Grace Hopper and US Navy: nothing live names them now
-    assert report.version == version + 1 == store.read("retrieval/memory_version", space=space)[0]["version"]
+    assert report.version == version + 1 == store.read("memory/memory_version", space=space)[0]["version"]
     after = snapshot(memory, test_store)
     assert after["nodes"]["Passage"]["total"] == 2 and "NEXT" not in after["relationships"]
     assert sorted(d.title for d in memory.documents()) == ["A", "C"]
