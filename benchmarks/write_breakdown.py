@@ -92,6 +92,7 @@ def main() -> None:
     parser.add_argument("--space", default="raw_musique")
     parser.add_argument("--writes", type=int, default=8)
     parser.add_argument("--profile", action="store_true")
+    parser.add_argument("--sort", default="cumulative", help="cProfile order: cumulative, tottime, ...")
     args = parser.parse_args()
 
     from memgraph_neo4j.api import MemoryGraph
@@ -167,7 +168,7 @@ def main() -> None:
         for name, _ in names.most_common():
             print(f"  {statistics.median(w['search_statements'].get(name, 0.0) for w in per_write):7.1f}  {name}")
         if profiler:
-            pstats.Stats(profiler).sort_stats("cumulative").print_stats(45)
+            pstats.Stats(profiler).sort_stats(args.sort).print_stats(45)
     finally:
         if written:
             memory.retract(written)
