@@ -1,6 +1,7 @@
 // Every write that changes the memory bumps its version (invalidates the PPR projection).
 // stamped: the write stamps `changed = <new version>` on every node it touches (repository/batch.py runs
-// this first): retrieval copies catch up by reading those nodes. Unstamped (retraction, which deletes),
+// this first): retrieval copies catch up by reading those nodes (and the tombstones of what a retraction
+// deleted: cypher/memory/retract_passages). Unstamped (code that cannot stamp what it writes),
 // `full` follows the version: copies of an older version are read again whole (retrieval/changes.py).
 // title_keys: the version up to which every titled passage of the space has its title_key (this code
 // writes it with every passage): it follows the version only while it kept up, so a passage written by

@@ -17,7 +17,11 @@
    deleted with their aliases: otherwise the extraction guide would keep offering their names, and
    the entity index and the PPR projection (through SIMILAR and type edges) would keep returning
    them. An entity that something else still grounds is kept whole, aliases included.
-5. The marks go; the Document nodes go and the memory version moves on, in one transaction.
+5. The marks go; the Document nodes go (and tombstones older than the window are pruned).
+
+Each step that changes what retrieval holds is its own stamped transaction (a new memory version first,
+`changed` on what it changes, a Tombstone for what it deletes: repository/documents.py), so retrieval
+copies in every process follow a retraction by its changes instead of reading the space whole.
 
 Every step is idempotent and works on what is marked, not on what the caller passed: if the process
 dies half-way, running the retraction again (of the same documents, which are deleted last) finishes

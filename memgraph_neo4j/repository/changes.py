@@ -1,10 +1,14 @@
 """What changed in one space since a memory version, as the retrieval copies apply it (retrieval/changes.py).
 
-Stamped writes (repository/batch.py) set `changed = <their version>` on every node they touch; this reads
-those nodes back, whole, in one read transaction: the memory state, the changed nodes of each label, the
-state again. Read committed lets a write commit in between; then the two states differ, or a row carries
-a stamp above the first, and the caller reads again. The graph of a whole space by owner (the PPR copy's
-first read, retrieval/ppr/graph_copy.py) is read here too.
+Stamped writes (repository/batch.py) set `changed = <their version>` on every node they touch, and a
+retraction leaves a Tombstone (space, kind, id, changed) for every passage and entity it deletes
+(cypher/memory/retract_passages, retract_entities); this reads those nodes and tombstones back, whole, in
+one read transaction: the memory state, the changed nodes of each label, the tombstones, the state again.
+Read committed lets a write commit in between; then the two states differ, or a row carries a stamp above
+the first, and the caller reads again. A node deleted and created again since (a document retracted and
+ingested again) is a changed node, not a removal: the node that exists now wins. Tombstones are pruned
+(cypher/memory/prune_tombstones): a copy older than the newest pruned one is read whole. The graph of a
+whole space by owner (the PPR copy's first read, retrieval/ppr/graph_copy.py) is read here too.
 """
 
 from __future__ import annotations
@@ -59,9 +63,9 @@ class ChangedEntity:
 
 @dataclass
 class Changes:
-    """Every node of the space stamped in (since, version]: the copies at `since` apply these to reach
-    `version`. Rows are the nodes as they are now (an upsert); nothing in them was deleted (deletions
-    are unstamped writes, which make `complete` False)."""
+    """Every node of the space stamped in (since, version], and every node deleted then: the copies at
+    `since` apply these to reach `version`. Rows are the nodes as they are now (an upsert); `removed_*`
+    are the ids of nodes gone now (none of them is among the rows)."""
 
     since: int
     version: int
@@ -71,16 +75,24 @@ class Changes:
     passages: list[ChangedPassage] = field(default_factory=list)
     entities: list[ChangedEntity] = field(default_factory=list)
     types: list[str] = field(default_factory=list)
+    type_degree: list[tuple[str, int]] = field(default_factory=list)  # the changed types' entities now
+    removed_passages: list[str] = field(default_factory=list)  # deleted (tombstones), not created again
+    removed_entities: list[str] = field(default_factory=list)
     # what the space counts (repository/statistics.py SpaceCounts) gained: nodes created in (since, version]
     new_facts: int = 0
     new_schemas: int = 0
     new_passages: int = 0
     new_located: int = 0
     passages_rewritten: bool = False  # a stamped passage that existed before (its provenance may have moved)
+    # what the space counts lost: passages deleted in (since, version] that existed at `since`
+    gone_passages: int = 0
+    gone_located: int = 0
+    deleted_twice: bool = False  # a node deleted twice since: whether it existed at `since` is not known
     mentions: int | None = None  # MENTIONS relationships of the whole database at `version` (count store)
 
     def __len__(self) -> int:
-        return sum(len(getattr(self, label)) for label in LABELS)
+        return sum(len(getattr(self, label)) for label in LABELS) + len(self.removed_passages) + len(
+            self.removed_entities)
 
 
 class Retry(Exception):
@@ -98,17 +110,18 @@ class ChangeRepository(Repository):
         Raises Retry when a write committed during the read."""
         params = {"space": self.space, "since": since, "limit": limit + 1, "vectors": True}
         state = ("retrieval/changes_state", {"space": self.space})
-        results = self.store.read_many([state, *((f"retrieval/changed_{label}", params) for label in LABELS),
+        kinds = (*LABELS, "tombstones")
+        results = self.store.read_many([state, *((f"retrieval/changed_{label}", params) for label in kinds),
                                         state])
         first, last = results[0][0], results[-1][0]
         version = first["version"]
-        if last["version"] != version:
+        if (last["version"], last["pruned"]) != (version, first["pruned"]):
             raise Retry(f"version {version} became {last['version']} during the read")
-        rows = dict(zip(LABELS, results[1:-1], strict=True))
-        if any(r["changed"] > version for label in LABELS for r in rows[label]):
+        rows = dict(zip(kinds, results[1:-1], strict=True))
+        if any(r["changed"] > version for label in kinds for r in rows[label]):
             raise Retry(f"a row stamped after version {version}")
         changes = Changes(since, version)
-        if first["full"] > since or any(len(rows[label]) > limit for label in LABELS):
+        if max(first["full"], first["pruned"]) > since or any(len(rows[label]) > limit for label in kinds):
             changes.complete = False
             return changes
         changes.facts = [_fact(r) for r in rows["facts"]]
@@ -120,6 +133,8 @@ class ChangeRepository(Repository):
                                           tuple((b, float(w)) for b, w in r["similar"]),
                                           tuple((t, int(n)) for t, n in r["types"])) for r in rows["entities"]]
         changes.types = [r["id"] for r in rows["types"]]
+        changes.type_degree = [(r["id"], int(r["degree"])) for r in rows["types"]]
+        _removed(changes, rows["tombstones"])
         changes.new_facts = sum(r["new"] for r in rows["facts"])
         changes.new_schemas = sum(r["new"] for r in rows["schemas"])
         changes.new_passages = sum(r["new"] for r in rows["passages"])
@@ -141,6 +156,20 @@ class ChangeRepository(Repository):
             [ChangedEntity(r["id"], r["name"], tuple(r["types"]), tuple((b, float(w)) for b, w in r["similar"]))
              for r in entities],
             [r["id"] for r in types])
+
+
+def _removed(changes: Changes, tombstones: list[dict[str, Any]]) -> None:
+    """The tombstones as removals (a node that exists now was created again after it: the node wins) and
+    what the counts lost (a passage created again counts as new and as gone: the two cancel)."""
+    alive = {"passage": {p.id for p in changes.passages}, "entity": {e.id for e in changes.entities}}
+    removed = {"passage": changes.removed_passages, "entity": changes.removed_entities}
+    for r in tombstones:
+        if r["kind"] in alive and r["id"] not in alive[r["kind"]]:
+            removed[r["kind"]].append(r["id"])
+        if r["kind"] == "passage":  # what the counts count (entities they do not)
+            changes.gone_passages += bool(r["old"])
+            changes.gone_located += bool(r["old"] and r["located"])
+            changes.deleted_twice |= bool(r["again"])
 
 
 def _fact(r: dict[str, Any]) -> ChangedFact:

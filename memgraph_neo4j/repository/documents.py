@@ -4,6 +4,12 @@
 Retraction marks what the deleted passages supported with the label `Retracting` in the same
 transaction that deletes them; every later step works on the marked nodes and is idempotent, so a
 retraction that died half-way is finished by running it again (memory/retract.py runs the steps).
+
+Each step that changes what retrieval holds is a stamped write of its own (repository/batch.py): its
+transaction bumps the memory version first and stamps `changed` on the nodes it changes, and every node
+it deletes (passages, entities) leaves a Tombstone with that stamp. So the database at every version a
+reader can see is what the copies at that version hold, and they follow a retraction by what it changed
+(repository/changes.py), not by reading the space whole. The last step prunes old tombstones.
 """
 
 from __future__ import annotations
@@ -12,9 +18,14 @@ from dataclasses import dataclass
 
 from memgraph_neo4j.contracts import ConflictStatus, FactState, SchemaState
 from memgraph_neo4j.repository.base import BATCH, Repository
+from memgraph_neo4j.repository.batch import WriteBatch
 from memgraph_neo4j.store import GraphStore
 
 ALL = 2**62  # LIMIT for "every row"
+# tombstones are kept for this many versions and at most this many per space; a copy older than the pruned
+# ones is read whole (a copy that far behind would mostly be: FULL_FRACTION in retrieval/changes.py)
+TOMBSTONE_VERSIONS = 10_000
+TOMBSTONE_COUNT = 100_000
 
 
 @dataclass(frozen=True, slots=True)
@@ -58,6 +69,8 @@ def delete_space(store: GraphStore, space: str, graph_pattern: str | None = None
 
 
 class DocumentRepository(Repository):
+    version = 0  # the memory version the retraction's last stamped transaction made
+
     # ----- listing -----------------------------------------------------------------------------
     def list(self, limit: int | None = None, skip: int = 0) -> tuple[int, list[DocumentSummary]]:
         """(documents in the space, the page of them from `skip` in ingest order; `limit` None: all)."""
@@ -79,40 +92,55 @@ class DocumentRepository(Repository):
     def passages_of(self, doc_ids: list[str]) -> list[str]:
         return [r["id"] for r in self.store.read("memory/retract_targets", space=self.space, doc_ids=doc_ids)]
 
+    def _stamped(self, *statements: tuple[str, dict]) -> list[list[dict]]:
+        """The statements in one stamped transaction (a new memory version first, `$stamp` on each); their
+        results, without the bump's."""
+        batch = WriteBatch(self.store, self.space, stamped=True)
+        for name, params in statements:
+            batch.add(name, **params)
+        results = batch.commit()
+        if batch.version is not None:
+            self.version = batch.version
+        return results[1:]
+
     def delete_passages(self, passage_ids: list[str]) -> int:
-        """Step 1: mark what the passages support, delete them; one transaction per batch."""
-        rows = self.store.write_batched("memory/retract_passages", [{"id": i} for i in passage_ids],
-                                        batch_size=BATCH, space=self.space)
-        return sum(r["deleted"] for r in rows)
+        """Step 1: mark what the passages support, delete them (tombstones); one transaction per batch."""
+        deleted = 0
+        for start in range(0, len(passage_ids), BATCH):
+            rows = [{"id": i} for i in passage_ids[start:start + BATCH]]
+            deleted += self._stamped(("memory/retract_passages", {"rows": rows}))[0][0]["deleted"]
+        return deleted
 
     def close_conflicts_and_retract(self) -> tuple[int, int, int]:
-        """Step 2, one transaction: the conflicts (any status but obsolete) of facts left without evidence have their verdicts
-        undone and become obsolete, those facts become retracted, the active facts of those conflicts are
-        queued for a new conflict check. Returns (conflicts closed, facts retracted, facts to recheck)."""
+        """Step 2, one stamped transaction: the conflicts (any status but obsolete) of facts left without
+        evidence have their verdicts undone and become obsolete, those facts become retracted, the active
+        facts of those conflicts are queued for a new conflict check. Returns (conflicts closed, facts
+        retracted, facts to recheck)."""
         # dismissed too: a conflict over a retracted fact is gone whatever a person said of it; its review
         # stays on it, so restore_reviewed brings it back as they left it after a re-ingest
         closed = [str(ConflictStatus.OBSOLETE)]
         ids = [r["id"] for r in self.store.read("memory/retract_conflicts", space=self.space, closed=closed)]
-        by_id = {"space": self.space, "ids": ids}
-        results = self.store.write_many([
+        by_id = {"ids": ids}
+        results = self._stamped(
             ("memory/retract_conflict_schemas", by_id),
-            ("adjudication/revert_conflicts", {**by_id, "status": str(ConflictStatus.OBSOLETE), "stamp": None}),
+            ("adjudication/revert_conflicts", {**by_id, "status": str(ConflictStatus.OBSOLETE)}),
             ("memory/retract_conflict_schemas", by_id),
-            ("memory/retract_facts", {"space": self.space, "retracted": str(FactState.RETRACTED)}),
+            ("memory/retract_facts", {"retracted": str(FactState.RETRACTED)}),
             ("memory/retract_recheck", {**by_id, "active": str(FactState.ACTIVE)}),
-        ])
+        )
         return len(ids), results[3][0]["retracted"], results[4][0]["rechecked"]
 
     def recount_schemas(self) -> int:
         """Step 3: the frequency of every marked schema, recounted."""
-        return self.store.write("memory/retract_recount", space=self.space)[0]["schemas"]
+        return self._stamped(("memory/retract_recount", {}))[0][0]["schemas"]
 
     def demote_schemas(self, min_frequency: int) -> tuple[int, int]:
         """Step 3: marked stable schemas below the bar back to candidate, their active facts to pending.
         Returns (schemas demoted, facts made pending)."""
-        row = self.store.write("memory/retract_demote", space=self.space, min_frequency=min_frequency,
-                               stable=str(SchemaState.STABLE), candidate=str(SchemaState.CANDIDATE),
-                               active=str(FactState.ACTIVE), pending=str(FactState.PENDING))
+        row = self._stamped(("memory/retract_demote", {
+            "min_frequency": min_frequency, "stable": str(SchemaState.STABLE),
+            "candidate": str(SchemaState.CANDIDATE), "active": str(FactState.ACTIVE),
+            "pending": str(FactState.PENDING)}))[0]
         return (row[0]["schemas"], row[0]["facts"]) if row else (0, 0)
 
     def delete_orphans(self, batch: int = BATCH) -> tuple[int, int]:
@@ -120,14 +148,14 @@ class DocumentRepository(Repository):
         Returns (entities deleted, aliases deleted)."""
         entities = aliases = 0
         while True:
-            row = self.store.write("memory/retract_entities", space=self.space, batch=batch,
-                                   retracted=str(FactState.RETRACTED))[0]
+            row = self._stamped(("memory/retract_entities", {"batch": batch,
+                                                             "retracted": str(FactState.RETRACTED)}))[0][0]
             entities, aliases = entities + row["deleted"], aliases + row["aliases"]
             if row["entities"] < batch:
                 return entities, aliases
 
     def unmark(self, batch: int = BATCH * 10) -> int:
-        """Step 5: the remaining marks go; batch by batch."""
+        """Step 5: the remaining marks go; batch by batch (labels no retrieval copy holds: unstamped)."""
         total = 0
         while (done := self.store.write("memory/retract_unmark", space=self.space, batch=batch)[0]["unmarked"]):
             total += done
@@ -136,8 +164,9 @@ class DocumentRepository(Repository):
         return total
 
     def delete_documents(self, doc_ids: list[str]) -> tuple[int, int]:
-        """Last step, one transaction: the Document nodes go and the memory version moves on (retrieval
-        rebuilds its projection). Returns (documents deleted, new version)."""
-        results = self.store.write_many([("memory/retract_documents", {"space": self.space, "doc_ids": doc_ids}),
-                                         ("memory/bump_version", {"space": self.space, "stamped": False})])
-        return results[0][0]["documents"], results[1][0]["version"]
+        """Last step, one stamped transaction: the Document nodes go, old tombstones are pruned and the
+        memory version moves on. Returns (documents deleted, new version)."""
+        results = self._stamped(("memory/retract_documents", {"doc_ids": doc_ids}),
+                                ("memory/prune_tombstones", {"versions": TOMBSTONE_VERSIONS,
+                                                             "count": TOMBSTONE_COUNT}))
+        return results[0][0]["documents"], self.version

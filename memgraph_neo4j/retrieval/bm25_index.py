@@ -303,8 +303,8 @@ def bm25_query(text: str) -> str:
 
 
 def apply_changes(index: Bm25Index, changes: Changes) -> None:
-    """A write's passages (retrieval/changes.py): passages are never removed by a stamped write."""
-    index.apply([PassageMatch(p.id, 0.0, p.title, p.text) for p in changes.passages])
+    """A write's passages (retrieval/changes.py), upserted, and those it deleted (a retraction's tombstones)."""
+    index.apply([PassageMatch(p.id, 0.0, p.title, p.text) for p in changes.passages], changes.removed_passages)
 
 
 @dataclass(frozen=True)

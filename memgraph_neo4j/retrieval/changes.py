@@ -3,11 +3,13 @@
 Every copy (layer vectors, BM25, seed statistics, titles, the PPR graph) remembers the memory version it
 holds. When a search reads a newer version, the copy asks the feed for the changes since its version:
 the nodes stamped after it (repository/changes.py), read once and shared by every copy that holds the
-same version. The copy applies them as upserts and holds the version they reach.
+same version. The copy applies them as upserts, and the nodes a retraction deleted (its tombstones) as
+removals, and holds the version they reach.
 
 The feed answers None, and the copy is read whole as before, when
-- a write since then was unstamped (retraction, which deletes: cypher/memory/bump_version's `full`;
-  verdicts and conversation ingests are stamped: repository/conflicts.py, ingest/episodes.py), or
+- a write since then was unstamped (cypher/memory/bump_version's `full`; ingests, verdicts, conversation
+  ingests and retractions are stamped: repository/batch.py, conflicts.py, documents.py), or the
+  tombstones since then were pruned (cypher/memory/prune_tombstones), or
 - more than FULL_FRACTION of the space changed: applying a row costs about what reading it costs, and a
   whole read also starts the copies' overlays afresh (retrieval/bm25_index.py compacts at 10 %).
 

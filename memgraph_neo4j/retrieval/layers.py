@@ -100,9 +100,10 @@ class LayerSnapshot:
 
 
 def apply_changes(snapshot: LayerSnapshot, changes: Changes) -> None:
-    """A write's facts, schemas and passages as layer rows (those without a vector or an end leave)."""
+    """A write's facts, schemas and passages as layer rows (those without a vector or an end leave, and so
+    do the passages it deleted)."""
     rows: list[ExportRow] = []
-    removed: list[tuple[str, str]] = []
+    removed: list[tuple[str, str]] = [("passage", p) for p in changes.removed_passages]
     for f in changes.facts:
         if f.embedding is not None and f.head_id is not None and f.tail_id is not None:
             rows.append(ExportRow("fact", f.id, f.state, f.text, f.embedding, [f.head_id, f.tail_id, None]))

@@ -89,14 +89,21 @@ class TitleKeys:
             self.add(passage_id, title)
 
     def add(self, passage_id: str, title: str | None) -> None:
-        old = self._key_of.pop(passage_id, None)
-        if old is not None:
-            self.by_key[old].remove(passage_id)
+        self.remove(passage_id)
         if key := bounded_key(normalize_entity_name(title or "")):
             self._key_of[passage_id] = key
             insort(self.by_key.setdefault(key, []), passage_id)
 
+    def remove(self, passage_id: str) -> None:
+        old = self._key_of.pop(passage_id, None)
+        if old is not None:
+            self.by_key[old].remove(passage_id)
+            if not self.by_key[old]:  # as a fresh read: no key without passages
+                del self.by_key[old]
+
     def apply(self, changes: Changes) -> None:
+        for passage_id in changes.removed_passages:
+            self.remove(passage_id)
         for p in changes.passages:
             self.add(p.id, p.title)
 

@@ -42,16 +42,25 @@ class StatisticsSnapshot:
         self.type_degree = {t: n for t, n in mentions.type_degree}
 
     def apply(self, changes: Changes) -> None:
-        """A write's passages (their mentions now) and its entities' types (their degree now)."""
+        """A write's passages (their mentions now; a deleted one's leave), its entities' types and the
+        types it stamped (their degree now: a retraction stamps those of the entities it deletes)."""
+        for passage_id in changes.removed_passages:
+            self._forget(passage_id)
+            self.entities_of.pop(passage_id, None)
         for p in changes.passages:
-            for e in self.entities_of.get(p.id, ()):
-                self.df[e] -= 1
-                if not self.df[e]:
-                    del self.df[e]
+            self._forget(p.id)
             self.entities_of[p.id] = list(p.mentions)
             self.df.update(p.mentions)
         for e in changes.entities:
             self.type_degree.update(e.type_degree)
+        self.type_degree.update(changes.type_degree)
+
+    def _forget(self, passage_id: str) -> None:
+        """The passage's mentions leave the entities' passage counts."""
+        for e in self.entities_of.get(passage_id, ()):
+            self.df[e] -= 1
+            if not self.df[e]:
+                del self.df[e]
 
     def lookup(self, entity_ids: Iterable[str], type_ids: Iterable[str], passage_ids: Iterable[str]) -> SeedStatistics:
         total = max(self.passages, 1)
@@ -69,9 +78,10 @@ class SpaceCountsCache:
     """The space's sizes at a memory version: read whole (cypher/retrieval/space_counts, a count of the
     space's facts, schemas and passages: 15-40 ms on MuSiQue, ~70 ms at x3, per version), then followed
     through the change feed: the counts at version v plus the nodes created since v (`created` stamps),
-    which the feed reads for the copies anyway. Read whole again when the feed has no complete changes
-    (an unstamped write: a retraction deletes) or a stamped passage existed before (its provenance, hence
-    `located`, may have moved)."""
+    which the feed reads for the copies anyway, minus the passages deleted since that existed at v (their
+    tombstones keep `created`). Read whole again when the feed has no complete changes (an unstamped
+    write), a stamped passage existed before (its provenance, hence `located`, may have moved) or a node
+    was deleted twice since (whether it existed at v is not known)."""
 
     def __init__(self, repository: StatisticsRepository, feed: ChangeFeed | None = None) -> None:
         self.repository, self.feed = repository, feed
@@ -84,11 +94,13 @@ class SpaceCountsCache:
             return held[1]
         if held is not None and held[0] < version and self.feed is not None:
             changes = self.feed.since(held[0], version)
-            if changes is not None and not changes.passages_rewritten and changes.mentions is not None:
-                c = held[1]
-                counts = SpaceCounts(c.vectors + changes.new_facts + changes.new_schemas + changes.new_passages,
-                                     c.passages + changes.new_passages, changes.mentions,
-                                     c.located + changes.new_located)
+            if (changes is not None and not changes.passages_rewritten and not changes.deleted_twice
+                    and changes.mentions is not None):
+                c, gone = held[1], changes.gone_passages
+                counts = SpaceCounts(
+                    c.vectors + changes.new_facts + changes.new_schemas + changes.new_passages - gone,
+                    c.passages + changes.new_passages - gone, changes.mentions,
+                    c.located + changes.new_located - changes.gone_located)
                 self._counts = (max(version, changes.version), counts)
                 return counts
         self._counts = (version, self.repository.counts())

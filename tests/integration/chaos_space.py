@@ -39,7 +39,8 @@ VOLATILE = {"space", "changed", "created"}
 # nothing reads the direction (bridge_similar MERGEs without one, the PPR projection is undirected,
 # conflict_detail lists the pairs), so they are compared as undirected.
 UNDIRECTED = {"SIMILAR", "CONFLICTS_WITH"}
-SKIPPED_LABELS = {"MemoryState", "IngestLease"}  # the memory version and the lease: bookkeeping
+# the memory version, the lease and what retractions deleted (for the retrieval copies): bookkeeping
+SKIPPED_LABELS = {"MemoryState", "IngestLease", "Tombstone"}
 
 
 def volatile(key: str) -> bool:

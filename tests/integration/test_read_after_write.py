@@ -1,9 +1,10 @@
 """Copies that follow the writes (retrieval/changes.py) equal copies read whole, and the GDS projection.
 
-A long-lived retrieval context searches, the memory is written (stamped ingests and verdicts, an unstamped
-retraction), and after each write its caught-up copies are compared with those of a fresh context at the same version:
-the PPR graph edge for edge (and with the GDS projection), the seed statistics, BM25, the titles, and
-the search results of every graph method (same ranking, scores within 1e-6).
+A long-lived retrieval context searches, the memory is written (stamped ingests, verdicts and a retraction,
+whose deletions the copies learn from its tombstones), and after each write its caught-up copies are
+compared with those of a fresh context at the same version: the PPR graph edge for edge (and with the
+GDS projection), the seed statistics, BM25, the titles, and the search results of every graph method
+(same ranking, scores within 1e-6).
 """
 
 from __future__ import annotations
@@ -47,6 +48,7 @@ def memory(store, space, minilm):
                     extractor=ScriptedExtractor(SCRIPT | MORE), retrieval=RetrievalConfig())
     m.ingest([Document(title=k.title(), text=v) for k, v in TEXTS.items() if k != "HOPPER"], progress=False)
     yield m
+    m.close()  # its reader threads end
     drop_graphs(store, space)
 
 
@@ -125,8 +127,55 @@ def test_copies_follow_writes_exactly(memory, store, space, minilm, test_store):
     assert (long_lived.context.engine.exports, long_lived.context.bm25.builds,
             long_lived.context.layers.exports, long_lived.context.counts.reads) == builds
 
-    # a retraction is unstamped (it deletes): the copies are read whole again, and still equal
-    doc = next(d for d in memory.documents() if d.title == "Lovelace")
-    memory.retract([doc.id])
+    # a retraction is stamped too, its deletions carried by tombstones: followed, not read whole
+    context = long_lived.context
+    followed = (context.layers.copy, context.bm25.copy, context.statistics.copy, context.titles.copy)
+    whole = [f.builds for f in followed]
+    catch_ups, reads = [f.catch_ups for f in followed], context.changes.reads
+    # Teignmouth: its entity goes, its conflict closes (the verdict undone)
+    report = memory.retract([d.id for d in memory.documents() if d.title in ("Lovelace", "Teignmouth")])
+    assert report.passages and report.entities_deleted and report.conflicts_obsolete
     assert_same_copies(long_lived, Session(store, space, minilm, config), test_store)
-    assert long_lived.context.engine.exports == builds[0] + 1
+    assert (context.engine.exports, context.bm25.builds, context.layers.exports, context.counts.reads) == builds
+    assert [f.builds for f in followed] == whole  # no copy read whole
+    assert all(f.catch_ups > n for f, n in zip(followed, catch_ups, strict=True))  # each applied the delta
+    assert context.changes.reads > reads
+    assert context.changes._last.removed_passages  # the removals came from the tombstones
+
+    # ingested again: the passages and entities created anew win over their tombstones
+    memory.ingest([Document(title="Lovelace", text=MORE_TEXTS["LOVELACE"]),
+                   Document(title="Teignmouth", text=CONFLICTING)], progress=False)
+    assert_same_copies(long_lived, Session(store, space, minilm, config), test_store)
+    assert (context.engine.exports, context.bm25.builds, context.layers.exports, context.counts.reads) == builds
+    assert [f.builds for f in followed] == whole
+
+
+def test_pruned_tombstones_read_the_copies_whole(memory, store, space, minilm, test_store, monkeypatch):
+    """A copy older than the tombstones pruned cannot learn what was deleted: it is read whole, and equal."""
+    from memgraph_neo4j.repository import documents
+
+    config = RetrievalConfig()
+    long_lived = Session(store, space, minilm, config)
+    for question in QUESTIONS:
+        long_lived.search(question, method="memgraphrag")
+        long_lived.search(question, method="bm25")
+    context = long_lived.context
+    builds = context.layers.copy.builds
+    monkeypatch.setattr(documents, "TOMBSTONE_VERSIONS", 0)  # the retraction prunes every tombstone
+    memory.retract([next(d for d in memory.documents() if d.title == "Turing").id])
+    assert test_store.read("tombstones", space=space) == [{"tombstones": 0}]
+    assert_same_copies(long_lived, Session(store, space, minilm, config), test_store)
+    assert context.layers.copy.builds == builds + 1
+
+
+def test_tombstones_are_not_memory(memory, store, space, minilm, test_store, tmp_path):
+    """Tombstones stay out of an export and the stats, and go with their space."""
+    from memgraph_neo4j.repository.documents import delete_space
+
+    memory.retract([next(d for d in memory.documents() if d.title == "Turing").id])
+    assert test_store.read("tombstones", space=space)[0]["tombstones"] > 0
+    report = memory.export(tmp_path / "x.jsonl")
+    assert "Tombstone" not in report.labels
+    assert "Tombstone" not in memory.stats()["nodes"]
+    delete_space(store, space)
+    assert test_store.read("tombstones", space=space) == [{"tombstones": 0}]

@@ -2,8 +2,9 @@
 change feed equal those of a fresh context, and so do its search results.
 
 Hypothesis, derandomised, drives random sequences of: ingest in this process (stamped batches, which
-promote schemas and activate facts), retraction (unstamped: a whole re-read), conflict verdicts (accept,
-reject, revert), and an ingest by another process (`chaos_child.py`, its own driver and copies). After
+promote schemas and activate facts), retraction (stamped, its deletions in tombstones: followed without a
+whole read), conflict verdicts (accept, reject, revert), and an ingest by another process
+(`chaos_child.py`, its own driver and copies); one fixed sequence retracts three times. After
 every step the long-lived context is compared with a fresh one at the same memory version: the PPR graph
 edge for edge and with the GDS projection, seed statistics, BM25 postings and statistics, titles, layer
 vectors, and the results of every method (same ranking, scores within 1e-6) — test_read_after_write's
@@ -85,7 +86,14 @@ class Interleavings(RuleBasedStateMachine):
     @rule(k=st.integers(0, 7))
     def retract(self, k) -> None:
         doc = self.present.pop(k % len(self.present))
+        context = self.session.context
+        followed = (context.layers.copy, context.bm25.copy, context.statistics.copy, context.titles.copy)
+        builds = [f.builds for f in followed] + [context.engine.exports, context.counts.reads]
         self.memory().retract([self.docs[doc].id])
+        # stamped, its deletions in tombstones: every copy follows it by the delta, none is read whole
+        assert_same_copies(self.session, Session(self.store, self.space, self.embedder, RetrievalConfig()),
+                           self.test_store)
+        assert [f.builds for f in followed] + [context.engine.exports, context.counts.reads] == builds
         STATS["retract"] += 1
 
     @rule(action=st.sampled_from(REVIEWS), k=st.integers(0, 3))
@@ -126,3 +134,27 @@ def test_maintained_copies_equal_a_fresh_read_after_any_interleaving(store, test
         print_blob=False))
     print(f"read after write: {dict(STATS)}")
     assert STATS["ingest"] + STATS["ingest by another process"] > 0  # the sequences wrote something
+
+
+def test_retractions_between_writes_are_followed(store, test_store, neo4j_connection, minilm):
+    """One fixed interleaving that retracts between ingests here and by another process, a verdict and a
+    re-ingest of what was retracted (the random sequences may draw no retraction)."""
+    from memgraph_neo4j.extractors.factory import make_extractor
+    from memgraph_neo4j.memory.ontology import load_ontology
+
+    Interleavings.store, Interleavings.test_store, Interleavings.connection = store, test_store, neo4j_connection
+    Interleavings.embedder = minilm
+    Interleavings.extractor = make_extractor("offline", load_ontology(), minilm)
+    Interleavings.docs = corpus()
+    STATS.clear()
+    machine = Interleavings()
+    try:
+        machine.start((0, 1))
+        for step in (lambda: machine.ingest([2, 3]), lambda: machine.retract(0),
+                     lambda: machine.ingest_by_another_process([4]), lambda: machine.verdict("accept", 0),
+                     lambda: machine.retract(1), lambda: machine.ingest([0]), lambda: machine.retract(2)):
+            step()
+            machine.copies_equal_a_fresh_read()
+    finally:
+        machine.teardown()
+    assert STATS["retract"] == 3

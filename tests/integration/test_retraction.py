@@ -66,7 +66,9 @@ def test_retract_then_reingest_restores_the_memory(store, test_store, space, min
     assert (report.documents, report.passages, report.facts_retracted) == (1, b_passages, 2)
     assert (report.schemas_demoted, report.facts_deactivated) == (1, 1)  # knows; Ada knows Babbage
     assert report.entities_deleted == 2  # Grace Hopper and US Navy: nothing live names them now
-    assert report.version == version + 1 == store.read("memory/memory_version", space=space)[0]["version"]
+    # stamped steps, each a version of its own (repository/documents.py); the report has the last
+    assert report.version > version
+    assert report.version == store.read("memory/memory_version", space=space)[0]["version"]
     after = snapshot(memory, test_store)
     assert after["nodes"]["Passage"]["total"] == 2 and "NEXT" not in after["relationships"]
     assert sorted(d.title for d in memory.documents()) == ["A", "C"]

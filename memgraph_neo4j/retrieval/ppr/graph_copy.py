@@ -69,6 +69,13 @@ class GrowingNodes:
             self.names[row] = name
         return row
 
+    def remove(self, kind: str, node_id: str) -> None:
+        """The node is gone (deleted): its row stays, without name or edges, but no id finds it (a seed
+        of it carries no mass, as an unknown id's), and a node created again with its id gets a new row."""
+        row = self._row.pop((kind, node_id), None)
+        if row is not None:
+            self.names[row] = None
+
     def rows_of_kind(self, kind: str) -> np.ndarray:
         if kind not in self._of_kind:
             self._of_kind[kind] = np.flatnonzero(self.kinds == KINDS.index(kind))
@@ -130,15 +137,21 @@ class GraphCopy:
         return weight * (spec.co_occurrence_weight if relation == CO_OCCURS else 1.0)
 
     def apply(self, changes: Changes) -> None:
-        """Upsert the owners and nodes in `changes`; the copy then holds `changes.version`."""
+        """Remove the owners and nodes deleted, upsert those in `changes`; the copy then holds
+        `changes.version`. A deleted node's edges are all its own (a retraction deletes an entity no fact
+        or passage names, and stamps the entities bridged to it)."""
         nodes = self.nodes
+        owned: dict[tuple[str, str], list[Edge]] = {}
+        for kind, removed in (("passage", changes.removed_passages), ("entity", changes.removed_entities)):
+            for node_id in removed:
+                owned[(kind, node_id)] = []
+                nodes.remove(kind, node_id)
         for type_id in changes.types:
             nodes.ensure("type", type_id, type_id)
         for e in changes.entities:
             nodes.ensure("entity", e.id, e.name, named=True)
         for p in changes.passages:
             nodes.ensure("passage", p.id, p.title, named=True)
-        owned: dict[tuple[str, str], list[Edge]] = {}
         for f in changes.facts:
             weight = self._fact_weight(f.state, f.relation)
             ok = weight is not None and f.head_id is not None and f.tail_id is not None
@@ -170,6 +183,7 @@ class GraphCopy:
         return out, len(out)
 
     def _compact(self) -> None:
+        self._owned = {key: edges for key, edges in self._owned.items() if edges}  # deleted owners go
         edges = [e for owner in self._owned.values() for e in owner]
         array = np.asarray([(u, v) for u, v, _ in edges], dtype=np.int64).reshape(-1, 2)
         weights = np.asarray([w for _, _, w in edges], dtype=np.float64)

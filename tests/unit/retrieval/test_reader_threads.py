@@ -19,7 +19,9 @@ def context(**options) -> RetrievalContext:
 
 
 def readers() -> list[str]:
-    return [t.name for t in threading.enumerate() if t.name.startswith("memgraph-reads-")]
+    """This module's contexts' reader threads (space "unit"): a context another test left open in the same
+    session keeps its own, named after its space."""
+    return [t.name for t in threading.enumerate() if t.name.startswith("memgraph-reads-unit")]
 
 
 def test_reads_run_on_a_reader_thread_until_close():

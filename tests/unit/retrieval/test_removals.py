@@ -1,0 +1,60 @@
+"""Removals the change feed carries (a retraction's tombstones, repository/changes.py) and how each copy
+applies them: a copy updated by removals equals one built from what is left."""
+
+from __future__ import annotations
+
+from memgraph_neo4j.config import RetrievalConfig
+from memgraph_neo4j.repository.changes import ChangedEntity, ChangedFact, ChangedPassage, Changes, _removed
+from memgraph_neo4j.repository.projections import projection_spec
+from memgraph_neo4j.repository.statistics import SpaceMentions
+from memgraph_neo4j.retrieval.ppr.graph_copy import GraphCopy
+from memgraph_neo4j.retrieval.question_entities import TitleKeys
+from memgraph_neo4j.retrieval.statistics import StatisticsSnapshot
+
+
+def _graph(passages, entities, facts=()) -> Changes:
+    return Changes(-1, 1, True, list(facts), [], list(passages), list(entities), ["Person"])
+
+
+def test_a_graph_copy_updated_by_removals_equals_a_fresh_one():
+    ada, bob = ChangedEntity("ada", "Ada", ("Person",), ()), ChangedEntity("bob", "Bob", ("Person",), (("ada", 0.9),))
+    p1, p2 = ChangedPassage("p1", "One", ("ada",)), ChangedPassage("p2", "Two", ("ada", "bob"))
+    spec = projection_spec(RetrievalConfig())
+    copy = GraphCopy(spec)
+    copy.apply(_graph([p1, p2], [ada, bob], [ChangedFact("f", "active", "knows", "bob", "ada")]))
+    _ = copy.transition  # a base to take the removed owners' edges out of
+    # p2 deleted, then bob (no passage names it; its fact retracted, stamped)
+    copy.apply(Changes(1, 2, facts=[ChangedFact("f", "retracted", "knows", None, "ada")],
+                       removed_passages=["p2"], removed_entities=["bob"]))
+    fresh = GraphCopy(spec)
+    fresh.apply(_graph([p1], [ada], [ChangedFact("f", "retracted", "knows", None, "ada")]))
+    assert copy.edges() == fresh.edges()
+    assert copy.nodes.row("entity", "bob") is None and copy.nodes.row("passage", "p2") is None  # seeds: no mass
+    copy.apply(Changes(2, 3, passages=[p2], entities=[bob]))  # created again: new rows, edges back
+    again = GraphCopy(spec)
+    again.apply(_graph([p1, p2], [ada, bob], [ChangedFact("f", "retracted", "knows", None, "ada")]))
+    assert copy.edges() == again.edges()
+
+
+def test_statistics_and_titles_forget_a_removed_passage():
+    snapshot = StatisticsSnapshot(SpaceMentions(["p1", "p2", "p2"], ["ada", "ada", "bob"], [["Person", 2]]), 2)
+    snapshot.apply(Changes(1, 2, removed_passages=["p2"], type_degree=[("Person", 1)]))
+    assert dict(snapshot.df) == {"ada": 1} and "p2" not in snapshot.entities_of
+    assert snapshot.type_degree == {"Person": 1}
+    titles = TitleKeys([("p1", "Ada Lovelace"), ("p2", "Bob")])
+    titles.apply(Changes(1, 2, removed_passages=["p2"]))
+    assert titles.by_key == TitleKeys([("p1", "Ada Lovelace")]).by_key  # no key left without passages
+
+
+def test_a_node_created_again_wins_over_its_tombstone_and_the_counts_cancel():
+    changes = Changes(5, 9, passages=[ChangedPassage("p1", None, ())])
+    _removed(changes, [
+        {"kind": "passage", "id": "p1", "old": True, "located": False, "again": False},  # deleted, created again
+        {"kind": "passage", "id": "p2", "old": True, "located": True, "again": False},  # deleted
+        {"kind": "passage", "id": "p3", "old": False, "located": False, "again": False},  # created after 5, gone
+        {"kind": "entity", "id": "e1", "old": True, "located": False, "again": True}])  # entities are not counted
+    assert (changes.removed_passages, changes.removed_entities) == (["p2", "p3"], ["e1"])
+    assert (changes.gone_passages, changes.gone_located, changes.deleted_twice) == (2, 1, False)
+    assert len(changes) == 4  # an upsert and three removals
+    _removed(changes, [{"kind": "passage", "id": "p4", "old": True, "located": False, "again": True}])
+    assert changes.deleted_twice  # deleted twice since 5: whether it existed at 5 is not known
