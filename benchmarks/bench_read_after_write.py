@@ -13,7 +13,8 @@ expected number of passages; `--rebuild` deletes and builds it again):
 
 Per code tree and size, one child process (fresh Python, so that its RSS is that size's) holds one
 long-lived `MemoryGraph` with the defaults (MiniLM, offline extractor, adjudication on, memgraphrag):
-1. the first search (cold); one warm-up message written (first-use loads out of the rounds: spaCy, the
+1. the first search (cold: what a new process pays; code that keeps its copies on disk, retrieval/persisted.py,
+   loads those the child before it left, and the report gives how many it loaded); one warm-up message written (first-use loads out of the rounds: spaCy, the
    writer's and the adjudicator's copies), then two untimed searches;
 2. `--warm` (20) timed warm searches, MuSiQue questions;
 3. `--rounds` (10) rounds of: write one message (`write_memory`-sized, one or two sentences, written as

@@ -121,7 +121,9 @@ def child(args: argparse.Namespace) -> None:
     try:
         out["open_ms"] = round((time.perf_counter() - began) * 1000, 1)
         out["first_search_ms"] = round(search(questions[0])[0], 1)
-        log(f"first search {out['first_search_ms']:.0f} ms")
+        # the copies it loaded from disk (retrieval/persisted.py; None: a version that keeps none)
+        out["copies_loaded"] = getattr(getattr(memory.retrieval, "files", None), "loads", None)
+        log(f"first search {out['first_search_ms']:.0f} ms, {out['copies_loaded']} copies loaded")
         rounds, written = [], []
         try:
             # first-use loads out of the rounds: spaCy, the writer's and the adjudicator's copies; the message

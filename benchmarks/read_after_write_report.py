@@ -25,6 +25,8 @@ def summarise(runs: list[dict], passages: int) -> dict:
            "search_after_write": stats([r["search_after_write_ms"] for r in rounds]),
            "after_that": stats([r["after_that_ms"] for r in rounds]),
            "first_search_ms": statistics.median(run["first_search_ms"] for run in runs),
+           # each child's, in order, with the copies it loaded from disk (None: code that keeps none)
+           "first_searches": [[run["first_search_ms"], run.get("copies_loaded")] for run in runs],
            "warmup_write_ms": statistics.median(run["warmup_write_ms"] for run in runs),
            "retract_ms": statistics.median(run.get("retract_ms", 0.0) for run in runs),
            "rss_mb": max(run.get("rss_mb", 0.0) for run in runs),
@@ -44,7 +46,7 @@ def report(result: dict) -> str:
         return f"{name} ({result['codes'][name]['commit']})"
 
     header = ["memory", "passages", "code", "warm p50 (p90)", "write p50 (p90)", "search after write p50 (p90)",
-              "after that p50 (p90)", "target 2 x warm + 10", "RSS MB (peak)"]
+              "after that p50 (p90)", "target 2 x warm + 10", "RSS MB (peak)", "first search s (copies loaded)"]
     rows = []
     for size in result["sizes"]:
         for code, spaces in result["summary"].items():
@@ -57,7 +59,9 @@ def report(result: dict) -> str:
                          f"**{s['search_after_write']['p50_ms']}** ({s['search_after_write']['p90_ms']})",
                          f"{s['after_that']['p50_ms']} ({s['after_that']['p90_ms']})",
                          f"{s['target_ms']} {'met' if s['meets_target'] else 'missed'}",
-                         f"{s['rss_mb']:.0f} ({s['peak_rss_mb']:.0f})"])
+                         f"{s['rss_mb']:.0f} ({s['peak_rss_mb']:.0f})",
+                         ", ".join(f"{ms / 1000:.1f}" + ("" if n is None else f" ({n})")
+                                   for ms, n in s.get("first_searches", []))])
     stage_rows = [[size["space"], code_label(code), which,
                    ", ".join(f"{k} {v}" for k, v in s[f"{key}_stages_p50_ms"].items())]
                   for size in result["sizes"] for code, spaces in result["summary"].items()

@@ -26,6 +26,15 @@ def _default_home() -> Path:
     return platformdirs.user_data_path("memgraph-neo4j", appauthor=False)
 
 
+def default_copies_dir() -> Path | None:
+    """Where searches keep their copies between processes (retrieval/persisted.py): MEMGRAPH_COPIES_DIR,
+    "off" (or empty) for nowhere, else the user cache dir."""
+    chosen = os.environ.get(ENV_PREFIX + "COPIES_DIR")
+    if chosen is not None:
+        return None if chosen.strip().lower() in ("", "off", "none", "0") else Path(chosen).expanduser()
+    return platformdirs.user_cache_path("memgraph-neo4j", appauthor=False) / "copies"
+
+
 class SettingsError(ValueError):
     """A setting (MEMGRAPH_<FIELD> or a keyword argument of Settings) has a value it cannot take; the
     one-line message names the variable, the value and what is allowed (the CLI prints just that)."""
@@ -315,6 +324,12 @@ class RetrievalConfig:
     # fusion's BM25) runs on a reader thread while the question is embedded (ONNX Runtime releases the
     # GIL); False: one after the other, in the caller's thread. Same results either way (retrieval/context.py)
     concurrent_reads: bool = True
+    # the copies above kept on disk, so that a new process loads them and reads only what changed since
+    # (retrieval/persisted.py): first search at 18.9k passages ~60 s read from Neo4j; None: not kept
+    copies_dir: Path | None = field(default_factory=default_copies_dir)
+    # a copy is written after a whole read only when that read took this long (small spaces read faster
+    # than a file is worth keeping); after catch-ups, when the process closes its MemoryGraph
+    persist_min_build_s: float = 1.0
     seeds: SeedConfig = field(default_factory=SeedConfig)
 
     def __post_init__(self) -> None:

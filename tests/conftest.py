@@ -27,6 +27,9 @@ from memgraph_neo4j.retrieval.projection import space_prefix
 from memgraph_neo4j.store import CypherLibrary, GraphStore
 
 ROOT = Path(__file__).resolve().parent.parent
+# every test reads its copies from Neo4j (they count whole reads) unless it keeps them on disk itself
+# (tests/integration/test_persisted_copies.py): no copies carried over from another test or session
+os.environ["MEMGRAPH_COPIES_DIR"] = "off"
 TEST_BOLT_PORT = int(os.environ.get("MEMGRAPH_TEST_BOLT_PORT", "17687"))
 TEST_HTTP_PORT = int(os.environ.get("MEMGRAPH_TEST_HTTP_PORT", "17474"))
 COMPOSE_PASSWORD = os.environ.get("NEO4J_PASSWORD") or secrets.token_hex(16)  # no default password

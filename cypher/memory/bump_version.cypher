@@ -7,9 +7,11 @@
 // writes it with every passage): it follows the version only while it kept up, so a passage written by
 // code without the key (it bumps the version alone) leaves it behind, and retrieval reads every title
 // instead of seeking the key until memory/title_keys.py fills the keys in.
+// epoch: set when the space's state is created, so a space deleted and written again has a new one: the
+// copies kept on disk (retrieval/persisted.py) name the epoch they were read from.
 MERGE (m:MemoryState {space: $space})
 WITH m, coalesce(m.version, 0) AS before
-SET m.version = before + 1, m.updated_at = datetime(),
+SET m.version = before + 1, m.updated_at = datetime(), m.epoch = coalesce(m.epoch, randomUUID()),
     m.full = CASE WHEN $stamped THEN coalesce(m.full, before) ELSE before + 1 END,
     m.title_keys = CASE WHEN before = 0 OR m.title_keys = before THEN before + 1 ELSE m.title_keys END
 RETURN m.version AS version

@@ -79,5 +79,10 @@ class SpacePool:
             yield memory
 
     def close(self) -> None:
-        if self._own_store:
-            self.store.close()
+        """Close every space (its reader threads end, its moved copies are kept on disk), then the store."""
+        try:
+            for memory in getattr(self, "_memories", {}).values():
+                memory.close()
+        finally:
+            if self._own_store:
+                self.store.close()

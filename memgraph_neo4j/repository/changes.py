@@ -105,6 +105,15 @@ class ChangeRepository(Repository):
         row = self.store.read("retrieval/changes_state", space=self.space)[0]
         return row["version"], row["full"]
 
+    def epoch(self) -> str | None:
+        """This incarnation of the space (cypher/memory/bump_version), None before its first write."""
+        return self.store.read("retrieval/changes_state", space=self.space)[0]["epoch"]
+
+    def ensure_epoch(self) -> str | None:
+        """The epoch, set now for a space written before epochs existed; None: the space was never written."""
+        rows = self.store.write("memory/ensure_epoch", space=self.space)
+        return rows[0]["epoch"] if rows else None
+
     def since(self, since: int, limit: int) -> Changes:
         """The changes after version `since`, at most `limit` rows per label (more: not `complete`).
         Raises Retry when a write committed during the read."""

@@ -20,10 +20,14 @@ write: a few dozen nodes) instead of handing its rows over, so every process fol
 from __future__ import annotations
 
 import threading
+import time
 from collections.abc import Callable
-from typing import Generic, TypeVar
+from typing import TYPE_CHECKING, Generic, TypeVar
 
 from memgraph_neo4j.repository.changes import ChangeRepository, Changes, Retry
+
+if TYPE_CHECKING:
+    from memgraph_neo4j.retrieval.persisted import CopyFiles
 
 FULL_FRACTION = 0.25  # changed nodes per node of the space above which a copy is read whole
 MIN_ROWS = 1_000  # ... but never fewer rows than this (a small space's ingest batch)
@@ -74,6 +78,17 @@ class Followed(Generic[T]):
         self._lock = threading.RLock()
         self.builds = 0  # observable: tests assert one whole read, then catch-ups
         self.catch_ups = 0
+        # kept on disk (retrieval/persisted.py): the files, this copy's name there, the space's epoch the
+        # copy was read in, and the version last written (or loaded)
+        self.files: CopyFiles | None = None
+        self.name = ""
+        self._epoch: str | None = None
+        self._kept: int | None = None
+        self._worth = False
+
+    def keep_in(self, files: CopyFiles | None, name: str) -> None:
+        """Start from the file `name` when one fits, and write it after a long whole read (and `persist`)."""
+        self.files, self.name = files, name
 
     def at(self, version: int) -> T | None:
         """The copy at `version` or later (None: too large to hold). Call under `hold` to use it."""
@@ -84,6 +99,11 @@ class Followed(Generic[T]):
             if not self.fits(version):
                 self._held = (version, None)
                 return None
+            if held is None and self.files is not None and (kept := self.files.load(self.name, version)):
+                held = self._held = (kept.version, kept.payload)
+                self._epoch, self._kept, self._worth = kept.epoch, kept.version, True
+                if held[0] >= version:
+                    return held[1]
             if held is not None and held[1] is not None:
                 changes = self.feed.since(held[0], version)
                 if changes is not None:
@@ -93,10 +113,33 @@ class Followed(Generic[T]):
                     self._held = (max(version, changes.version), held[1])
                     return held[1]
             self._held = None  # the old copy can go before the new one is read
+            # the epoch before the read: a space deleted and written again during it has another one
+            epoch = self.files.current_epoch() if self.files is not None else None
+            began = time.perf_counter()
             copy = self.build()
             self.builds += 1
-            self._held = (version, copy)
+            self._held, self._epoch, self._kept = (version, copy), epoch, None
+            self._worth = self.files is not None and time.perf_counter() - began >= self.files.min_build_s
+            if self._worth and epoch is None:
+                self.files.ensure_epoch()  # a space written before epochs: the next process keeps its copies
+            self.persist()
             return copy
+
+    def persist(self) -> None:
+        """Write the copy held to its file when it is worth keeping (loaded from one, or its whole read took
+        `min_build_s`) and moved since it was written or loaded."""
+        with self._lock:
+            held, files = self._held, self.files
+            if (files is None or not self._worth or held is None or held[1] is None or self._epoch is None
+                    or held[0] == self._kept):
+                return
+            if files.save(self.name, held[0], self._epoch, held[1]):
+                self._kept = held[0]
+
+    @property
+    def kept_epoch(self) -> str | None:
+        """The space's epoch the copy held was read in, when it is kept on disk (else None)."""
+        return self._epoch if self.files is not None else None
 
     def hold(self) -> threading.RLock:
         return self._lock

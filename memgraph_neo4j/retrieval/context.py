@@ -20,8 +20,9 @@ from memgraph_neo4j.repository.search import SearchRepository
 from memgraph_neo4j.repository.statistics import StatisticsRepository
 from memgraph_neo4j.retrieval.base import Hit, RetrievalResult, StageTimer
 from memgraph_neo4j.retrieval.bm25_index import SpaceBm25
-from memgraph_neo4j.retrieval.changes import ChangeFeed
+from memgraph_neo4j.retrieval.changes import ChangeFeed, Followed
 from memgraph_neo4j.retrieval.layers import LayerSearch
+from memgraph_neo4j.retrieval.persisted import copy_files
 from memgraph_neo4j.retrieval.ppr import make_engine
 from memgraph_neo4j.retrieval.projection import Projections
 from memgraph_neo4j.retrieval.question_entities import TitleIndex
@@ -53,6 +54,10 @@ class RetrievalContext:
         self.statistics = SeedStatisticsSource(statistics, counts, self.config.snapshot_max_mentions, self.changes)
         self.bm25 = SpaceBm25(self.search, self.layers.repository.version, counts, self.changes)
         self.titles = TitleIndex(self.search.passage_titles, self.changes)
+        # the copies kept on disk between processes (retrieval/persisted.py), unless copies_dir is None
+        self.files = copy_files(self.config, store, space, embedder, self.changes.repository)
+        for name, followed in self.followed().items():
+            followed.keep_in(self.files, name)
         self._readers: ThreadPoolExecutor | None = None  # started by the first `ahead`, ended by `close`
         self._readers_lock = threading.Lock()
 
@@ -74,12 +79,23 @@ class RetrievalContext:
                 self._readers = ThreadPoolExecutor(READERS, thread_name_prefix=f"memgraph-reads-{self.space}")
             return self._readers.submit(work, *args)
 
+    def followed(self) -> dict[str, Followed]:
+        """The copies that follow the writes, by the name of their file."""
+        copies = {"layers": self.layers.copy, "bm25": self.bm25.copy, "statistics": self.statistics.copy,
+                  "titles": self.titles.copy}
+        if isinstance(getattr(self.engine, "copy", None), Followed):  # the local engine's PPR graph
+            copies["graph"] = self.engine.copy
+        return copies
+
     def close(self) -> None:
-        """End the reader threads (waiting for reads under way); a later search starts them again."""
+        """End the reader threads (waiting for reads under way), and write the kept copies that moved since
+        they were read (retrieval/persisted.py); a later search starts the threads again."""
         with self._readers_lock:
             readers, self._readers = self._readers, None
         if readers is not None:
             readers.shutdown(wait=True)
+        for followed in self.followed().values():
+            followed.persist()
 
     def projection(self) -> str:
         """The name of the projection for the memory's current version, built if missing."""

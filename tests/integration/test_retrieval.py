@@ -188,9 +188,9 @@ def test_pushed_pagerank_matches_gds(memory, store, space, minilm):
             same_ranking(got, expected)
             same_ranking(got, iterated.search(question, method=method, top_k=3, top_m=5))
     engine = pushed.context.engine
-    copy = engine._copy
-    assert engine.uses_push(copy) and engine._push[0] == (id(copy), copy.revision)  # the push path ran
-    assert not iterated.context.engine.uses_push(iterated.context.engine._copy)
+    copy = engine.copy.held[1]
+    assert engine.uses_push(copy) and engine._push[0] == copy.uid  # the push path ran
+    assert not iterated.context.engine.uses_push(iterated.context.engine.copy.held[1])
 
 
 def same_layers(a, b, tolerance: float = 2e-2) -> None:

@@ -17,6 +17,7 @@ GDS projection, edge for edge, and an updated copy to a fresh one.
 
 from __future__ import annotations
 
+import uuid
 from collections.abc import Iterable
 
 import numpy as np
@@ -120,7 +121,9 @@ class GraphCopy:
     def __init__(self, spec: ProjectionSpec) -> None:
         self.spec = spec
         self.version = -1
-        self.revision = 0  # counts the applies: what a form derived from the graph was built from
+        # this content's name, new with every apply: what a form derived from the graph (ppr/push.py) was
+        # built from, in this process or in the one that kept both on disk (retrieval/persisted.py)
+        self.uid = uuid.uuid4().hex
         self.nodes = GrowingNodes()
         self._owned: dict[tuple[str, str], list[Edge]] = {}  # every owner's edges now
         self._in_base: dict[tuple[str, str], list[Edge]] = {}  # what the base holds of the owners changed since
@@ -170,7 +173,7 @@ class GraphCopy:
                 self._in_base[key] = self._owned.get(key, [])
             self._owned[key] = edges
         self.version = max(self.version, changes.version)
-        self.revision += 1
+        self.uid = uuid.uuid4().hex
         self._transition = None
 
     # ----- the matrix ---------------------------------------------------------------------------------

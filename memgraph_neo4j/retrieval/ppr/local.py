@@ -14,6 +14,7 @@ tests hold both to GDS.
 from __future__ import annotations
 
 import threading
+import time
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
@@ -24,7 +25,7 @@ from memgraph_neo4j.config import RetrievalConfig
 from memgraph_neo4j.repository.changes import ChangeRepository
 from memgraph_neo4j.repository.projections import NodeColumns, ProjectionRepository, projection_spec
 from memgraph_neo4j.retrieval.base import Hit
-from memgraph_neo4j.retrieval.changes import ChangeFeed
+from memgraph_neo4j.retrieval.changes import ChangeFeed, Followed
 from memgraph_neo4j.retrieval.ppr import Ranking, Seeds, StoreProjections
 from memgraph_neo4j.retrieval.ppr.graph_copy import GraphCopy
 
@@ -188,42 +189,49 @@ class LocalEngine(StoreProjections):
         super().__init__(repository, config)
         self.feed = feed or ChangeFeed(ChangeRepository(repository.store, repository.space), lambda: 0)
         self.spec = projection_spec(config)
-        self.exports = 0  # observable: tests assert one whole read, then catch-ups
-        self._copy: GraphCopy | None = None
-        self._push: tuple[tuple[int, int], PushGraph] | None = None  # the push form of the copy, on large graphs
+        self.copy: Followed[GraphCopy] = Followed(self.feed, self._read_graph, GraphCopy.apply)
+        self._push: tuple[str, PushGraph] | None = None  # the push form of the copy (by its uid), on large graphs
         self._lock = threading.RLock()  # an apply must not run under a ranking
 
+    @property
+    def exports(self) -> int:
+        return self.copy.builds  # observable: tests assert one whole read, then catch-ups
+
+    def _read_graph(self) -> GraphCopy:
+        self._push = None  # the old copy's push form can go before the new copy is read
+        copy = GraphCopy(self.spec)
+        copy.apply(self.feed.repository.graph())
+        copy.compacted()  # the matrix every ranking needs (and a kept file holds)
+        return copy
+
     def graph_copy(self, version: int) -> GraphCopy:
-        """The copy at `version` or later: caught up from the changes, or read whole."""
+        """The copy at `version` or later: caught up from the changes, or read whole (retrieval/changes.py)."""
         with self._lock:
-            copy = self._copy
-            if copy is not None and copy.version >= version:
-                return copy
-            changes = self.feed.since(copy.version, version) if copy is not None else None
-            if changes is None:
-                self._copy = self._push = None  # the old copy can go before the new one is read
-                copy = GraphCopy(self.spec)
-                copy.apply(self.feed.repository.graph())
-                self.exports += 1
-            elif len(changes):
-                copy.apply(changes)
-            copy.version = max(copy.version, version)
-            self._copy = copy
-            return copy
+            return self.copy.at(version)
 
     def uses_push(self, copy: GraphCopy) -> bool:
         return copy.transition.nnz >= self.config.push_min_relationships
 
     def push_graph(self, copy: GraphCopy) -> PushGraph:
         """The push form of the copy (ppr/push.py: P, degrees, the hubs' vectors), built again after a
-        change (the hubs' vectors depend on the whole graph: 8.6 s at 100k passages)."""
+        change (the hubs' vectors depend on the whole graph: 8.6 s at 100k passages). Kept on disk beside
+        the copy, under the copy's uid: a process that loads both uses it only for that very content."""
         with self._lock:
-            if self._push is None or self._push[0] != (id(copy), copy.revision):
+            if self._push is None or self._push[0] != copy.uid:
+                files, held = self.copy.files, self.copy.held
+                kept = files.load("push", held[0]) if files is not None and held is not None else None
+                if kept is not None and kept.payload[0] == copy.uid:
+                    self._push = kept.payload
+                    return self._push[1]
                 from memgraph_neo4j.retrieval.ppr.push import build_push_graph  # numba: imported only here
 
+                began = time.perf_counter()
                 transition = copy.compacted()
-                self._push = ((id(copy), copy.revision), build_push_graph(transition.explicit(), transition.degree,
-                                                               self.config.damping, self.config.tolerance))
+                self._push = (copy.uid, build_push_graph(transition.explicit(), transition.degree,
+                                                         self.config.damping, self.config.tolerance))
+                epoch = self.copy.kept_epoch
+                if files is not None and epoch and held and time.perf_counter() - began >= files.min_build_s:
+                    files.save("push", held[0], epoch, self._push)
             return self._push[1]
 
     def prepare(self, graph: str, version: int | None = None) -> None:
