@@ -80,6 +80,8 @@ def test_a_new_process_starts_from_the_kept_copies(memory, store, space, minilm,
     assert_same_copies(third, Session(store, space, minilm, fresh_config()), test_store)
     assert builds(third) == dict.fromkeys(COPIES, 0)
     assert third.context.layers.copy.catch_ups == 1 and third.context.engine.copy.catch_ups == 1
+    # the push form kept for the content loaded, corrected for the write (ppr/push.update_push_graph)
+    assert (third.context.engine.push_builds, third.context.engine.push_updates) == (0, 1)
     assert {v for k, v in header_versions(third).items() if k != "push"} == {version}  # push: built again
     third.context.close()  # the copies moved: written at the version they reached
     now = third.context.layers.repository.version()

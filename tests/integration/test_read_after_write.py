@@ -179,3 +179,22 @@ def test_tombstones_are_not_memory(memory, store, space, minilm, test_store, tmp
     assert "Tombstone" not in memory.stats()["nodes"]
     delete_space(store, space)
     assert test_store.read("tombstones", space=space) == [{"tombstones": 0}]
+
+
+def test_the_push_form_follows_writes_exactly(memory, store, space, minilm, test_store):
+    """With PageRank pushed (as on spaces of 1M entries and more), each write corrects the hubs' vectors
+    (ppr/push.update_push_graph) instead of building them: the results equal a fresh context's that builds
+    them, after ingests and a retraction."""
+    config = RetrievalConfig(push_min_relationships=0)
+    long_lived = Session(store, space, minilm, config)
+    for question in QUESTIONS:
+        long_lived.search(question, method="memgraphrag")
+    engine = long_lived.context.engine
+    assert (engine.push_builds, engine.push_updates) == (1, 0)
+    memory.ingest([Document(title="Hopper", text=TEXTS["HOPPER"])], progress=False)
+    assert_same_copies(long_lived, Session(store, space, minilm, config), test_store)
+    memory.ingest([Document(title=k.title(), text=v) for k, v in MORE_TEXTS.items()], progress=False)
+    assert_same_copies(long_lived, Session(store, space, minilm, config), test_store)
+    memory.retract([d.id for d in memory.documents() if d.title in ("Lovelace", "Hopper")])
+    assert_same_copies(long_lived, Session(store, space, minilm, config), test_store)
+    assert engine.push_builds == 1 and engine.push_updates == 3

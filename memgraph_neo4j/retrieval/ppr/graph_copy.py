@@ -31,6 +31,7 @@ KINDS = ("entity", "type", "passage")
 COMPACT_FRACTION = 0.05  # delta entries per base entry above which the base is rebuilt (~5 ms at MuSiQue)
 COMPACT_MIN = 2_048  # ... and never for fewer than these (a one-message write adds a few dozen)
 
+ANCESTORS = 64  # uids of earlier contents remembered: a push form of one of them is corrected (ppr/push.py)
 Edge = tuple[int, int, float]  # (row, row, weight), each undirected edge once
 
 
@@ -124,6 +125,7 @@ class GraphCopy:
         # this content's name, new with every apply: what a form derived from the graph (ppr/push.py) was
         # built from, in this process or in the one that kept both on disk (retrieval/persisted.py)
         self.uid = uuid.uuid4().hex
+        self.ancestors: list[str] = []  # the uids before, last ANCESTORS: rows only got appended since them
         self.nodes = GrowingNodes()
         self._owned: dict[tuple[str, str], list[Edge]] = {}  # every owner's edges now
         self._in_base: dict[tuple[str, str], list[Edge]] = {}  # what the base holds of the owners changed since
@@ -173,6 +175,7 @@ class GraphCopy:
                 self._in_base[key] = self._owned.get(key, [])
             self._owned[key] = edges
         self.version = max(self.version, changes.version)
+        self.ancestors = [*self.ancestors[-(ANCESTORS - 1):], self.uid]
         self.uid = uuid.uuid4().hex
         self._transition = None
 
