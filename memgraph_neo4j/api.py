@@ -352,14 +352,10 @@ class MemoryGraph:
 
     @leased
     def retract(self, doc_ids: str | Iterable[str]) -> RetractionReport:
-        """Forget documents (memory/retract.py), then check the facts of the conflicts that became obsolete
-        again (when adjudication is on), all under the space's lease. Ingesting them again restores them.
-        Unknown ids raise a ValueError before anything changes; rerun a retraction that died half-way."""
-        from memgraph_neo4j.memory.retract import retract_documents
-        from memgraph_neo4j.repository.documents import DocumentRepository
-
-        ids = [doc_ids] if isinstance(doc_ids, str) else list(doc_ids)
-        report = retract_documents(DocumentRepository(self.store, self.space), self.writer.facts, self.ontology, ids)
+        """Forget documents (memory/retract.py), then check the facts of the conflicts that became obsolete again
+        (adjudication on), under the space's lease; ingesting them restores them. Unknown ids raise a ValueError
+        before anything changes; rerun a retraction that died half-way."""
+        report = self.writer.retract([doc_ids] if isinstance(doc_ids, str) else list(doc_ids))
         if self._check_on_ingest:
             report.adjudication = self.adjudicate()
         return report
@@ -374,7 +370,7 @@ class MemoryGraph:
         for cached in ("writer", "adjudicator", "conflicts"):  # their copies of the space's vectors went too
             self.__dict__.pop(cached, None)
         if self._retrieval is not None:
-            self._retrieval.close()
+            self._retrieval.close(persist=False)  # its copies (and their files) are of the space deleted
         self._retrieval, self._retrievers = None, {}
         return dropped
 

@@ -9,6 +9,7 @@ changes nothing, and a killed one is finished by running it again.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
 from memgraph_neo4j.config import MemoryConfig
 from memgraph_neo4j.contracts import ExtractionOutcome, ExtractionState, MemoryGuide
@@ -25,6 +26,9 @@ from memgraph_neo4j.repository.facts import FactRepository
 from memgraph_neo4j.repository.guide import Neo4jGuide
 from memgraph_neo4j.repository.passages import DocumentRow, DocumentUsage, ExtractionMark, PassageRepository, PassageRow
 from memgraph_neo4j.store import GraphStore
+
+if TYPE_CHECKING:
+    from memgraph_neo4j.memory.retract import RetractionReport
 
 
 @dataclass
@@ -74,6 +78,20 @@ class MemoryWriter:
         one-message write saves), else read."""
         known = version_under_lease(self.store, self.space)
         return known if known is not None else self.passages.memory_version()
+
+    def retract(self, doc_ids: list[str]) -> RetractionReport:
+        """Retract documents (memory/retract.py), under the space's lease (the caller's), and keep this
+        writer's copies in step: the entities it deleted (their tombstones) leave the entity copy, and the
+        fact copy holds the same vectors (a retraction deletes no fact and changes no fact's vector)."""
+        from memgraph_neo4j.memory.retract import retract_documents
+        from memgraph_neo4j.repository.documents import DocumentRepository
+
+        since = version_under_lease(self.store, self.space)  # nobody else writes under the lease
+        report = retract_documents(DocumentRepository(self.store, self.space), self.facts, self.ontology, doc_ids)
+        if self.lookup.vectors.holds(since):
+            self.lookup.vectors.moved(since, report.version, self.entities.deleted_since(since))
+        self.fact_vectors.moved(since, report.version)
+        return report
 
     def guide(self) -> MemoryGuide:
         """What the stored memory tells the extractor (stable schemas, canonical entities)."""

@@ -81,6 +81,12 @@ class EntityRepository(Repository):
     def entity_count(self) -> int:
         return self.store.read("memory/entity_count", space=self.space)[0]["entities"]
 
+    def deleted_since(self, version: int) -> list[str] | None:
+        """Ids of the entities deleted after `version` (their tombstones); None when tombstones after it were
+        pruned (then not all are known)."""
+        row = self.store.read("memory/deleted_entities", space=self.space, since=version)[0]
+        return None if row["pruned"] > version else list(row["ids"])
+
     def bridge_similar(self, edges: list[SimilarEdge]) -> None:
         self._write_rows("memory/bridge_similar", edges)
 

@@ -87,13 +87,18 @@ class RetrievalContext:
             copies["graph"] = self.engine.copy
         return copies
 
-    def close(self) -> None:
+    def close(self, persist: bool = True) -> None:
         """End the reader threads (waiting for reads under way), and write the kept copies that moved since
-        they were read (retrieval/persisted.py); a later search starts the threads again."""
+        they were read (retrieval/persisted.py); a later search starts the threads again. `persist` False:
+        write none (the space was deleted: its files go too)."""
         with self._readers_lock:
             readers, self._readers = self._readers, None
         if readers is not None:
             readers.shutdown(wait=True)
+        if not persist:
+            if self.files is not None:
+                self.files.forget()
+            return
         for followed in self.followed().values():
             followed.persist()
 

@@ -110,6 +110,12 @@ class CopyFiles:
             log.warning("the epoch of %s could not be set, its copies are not kept: %s", self.directory, error)
             return None
 
+    def forget(self) -> None:
+        """Delete this space's files (the space was deleted; another epoch would ignore them anyway)."""
+        import shutil
+
+        shutil.rmtree(self.directory, ignore_errors=True)
+
     def path(self, name: str) -> Path:
         return self.directory / f"{name}.pickle"
 

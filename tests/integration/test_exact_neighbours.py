@@ -198,3 +198,38 @@ def test_under_its_lease_the_writer_knows_the_version_and_writes_a_message_in_on
         assert (sorted(entities.current().ids), sorted(facts.current().ids)) == (
             sorted(EntityRepository(store, space).entity_vectors()[0]),
             sorted(FactRepository(store, space).fact_vectors()[0]))
+
+
+def test_after_its_own_retraction_the_writer_drops_the_deleted_entities_without_reading_again(
+        store, minilm, two_spaces, monkeypatch):
+    """A retraction under the writer's lease: the entities it deleted (its tombstones) leave the entity copy,
+    the fact copy holds on (no fact goes), neither counts nor reads the space again, and both equal the
+    space's vectors, after the retraction and after the next write. With the tombstones pruned, not all
+    deletions are known: the copy is read again."""
+    from memgraph_neo4j.repository import documents as stored_documents
+
+    space = two_spaces[0]
+
+    def stored() -> tuple[list[str], list[str]]:
+        return sorted(EntityRepository(store, space).entity_vectors()[0]), sorted(FactRepository(store, space)
+                                                                                  .fact_vectors()[0])
+
+    docs = corpus()
+    with MemoryGraph(space=space, store=store, embedder=minilm, extractor="offline", adjudication=False) as memory:
+        memory.ingest(docs[:12], batch_size=4, progress=False)
+        entities, facts = memory.writer.lookup.vectors, memory.writer.fact_vectors
+        facts.current()  # adjudication is off: nothing else reads the fact copy
+        before = [(v.counts, v.loads) for v in (entities, facts)]
+        held_before = sorted(entities.current().ids)
+        report = memory.retract([d.id for d in memory.documents()][:4])
+        assert report.entities_deleted > 0
+        assert (sorted(entities.current().ids), sorted(facts.current().ids)) == stored()
+        assert len(entities.current()) == len(held_before) - report.entities_deleted
+        memory.ingest(docs[12:14], progress=False)  # the next write: no count, no read
+        assert [(v.counts, v.loads) for v in (entities, facts)] == before
+        assert (sorted(entities.current().ids), sorted(facts.current().ids)) == stored()
+
+        monkeypatch.setattr(stored_documents, "TOMBSTONE_VERSIONS", 0)  # the retraction prunes its tombstones
+        memory.retract([d.id for d in memory.documents()][:2])
+        assert (sorted(entities.current().ids), sorted(facts.current().ids)) == stored()
+        assert entities.loads == before[0][1] + 1  # read again: its deletions were not all known

@@ -130,3 +130,17 @@ def test_a_file_that_does_not_fit_is_read_whole(memory, store, space, minilm, te
     assert_same_copies(second, fresh, test_store)
     expected = dict.fromkeys(COPIES, 1 if damage == "other configuration" else 0) | {"layers": 1}
     assert builds(second) == expected
+
+
+def test_deleting_the_space_deletes_its_files(memory, store, space, minilm, tmp_path):
+    from memgraph_neo4j.api import MemoryGraph
+
+    other = MemoryGraph(space=space, store=store, embedder=minilm, retrieval=kept(tmp_path))
+    try:
+        other.search(QUESTIONS[0])
+        directory = other.retrieval.files.directory
+        assert sorted(p.stem for p in directory.iterdir()) == sorted(COPIES | {"push"})
+        other.delete()
+        assert not directory.exists()
+    finally:
+        other.close()

@@ -126,6 +126,7 @@ class GraphCopy:
         # built from, in this process or in the one that kept both on disk (retrieval/persisted.py)
         self.uid = uuid.uuid4().hex
         self.ancestors: list[str] = []  # the uids before, last ANCESTORS: rows only got appended since them
+        self.touched: list[np.ndarray] = []  # per ancestor: the rows of A the apply after it changed
         self.nodes = GrowingNodes()
         self._owned: dict[tuple[str, str], list[Edge]] = {}  # every owner's edges now
         self._in_base: dict[tuple[str, str], list[Edge]] = {}  # what the base holds of the owners changed since
@@ -170,12 +171,17 @@ class GraphCopy:
             edges = ([(row, nodes.ensure("type", t, t), self.spec.type_weight) for t in e.types]
                      if self.spec.type_weight > 0 else [])
             owned[("entity", e.id)] = edges + [(row, nodes.ensure("entity", b), w) for b, w in e.similar]
+        touched: set[int] = set()  # rows of A this apply changes: both ends of every changed owner's edges
+        first = not self._owned  # the first apply (a whole read) has no earlier content to tell apart from
         for key, edges in owned.items():
+            if not first:
+                touched.update(r for u, v, _ in (*self._owned.get(key, ()), *edges) for r in (u, v))
             if key not in self._in_base:
                 self._in_base[key] = self._owned.get(key, [])
             self._owned[key] = edges
         self.version = max(self.version, changes.version)
         self.ancestors = [*self.ancestors[-(ANCESTORS - 1):], self.uid]
+        self.touched = [*self.touched[-(ANCESTORS - 1):], np.fromiter(touched, dtype=np.int64, count=len(touched))]
         self.uid = uuid.uuid4().hex
         self._transition = None
 
@@ -216,6 +222,25 @@ class GraphCopy:
             degree += np.asarray(d.sum(axis=1)).ravel()
             self._transition = Transition(self._base, d, degree)
         return self._transition
+
+    def changed_since(self, uid: str) -> np.ndarray | None:
+        """The rows of A that changed since the content `uid`, sorted; None: not an ancestor held."""
+        if uid == self.uid:
+            return np.zeros(0, dtype=np.int64)
+        if uid not in self.ancestors:
+            return None
+        return np.unique(np.concatenate(self.touched[self.ancestors.index(uid):]))
+
+    def rows(self, rows: np.ndarray) -> sparse.csr_matrix:
+        """A's rows `rows` now, (len(rows), n): the base's rows plus the delta's (no compaction)."""
+        t = self.transition
+        n, n0 = len(self.nodes), t.base.shape[0]
+        base = sparse.csr_matrix((t.base.data, t.base.indices, t.base.indptr), shape=(n0, n))
+        inside = rows[rows < n0]
+        out = t.delta[rows]
+        if len(inside):
+            out = out + sparse.vstack([base[inside], sparse.csr_matrix((len(rows) - len(inside), n))]).tocsr()
+        return out.tocsr()
 
     def compacted(self) -> Transition:
         """Pᵀ with an empty delta (the push form and comparisons want one matrix)."""

@@ -230,14 +230,15 @@ class LocalEngine(StoreProjections):
             from memgraph_neo4j.retrieval.ppr.push import build_push_graph, update_push_graph  # numba: here only
 
             began = time.perf_counter()
-            transition = copy.compacted()
-            config, explicit = self.config, transition.explicit()
-            if self._push is not None and self._push[0] in copy.ancestors:
-                form = update_push_graph(self._push[1], explicit, transition.degree, config.damping,
-                                         config.tolerance, config.push_epsilon)
-                self.push_updates += 1
-            else:
-                form = build_push_graph(explicit, transition.degree, config.damping, config.tolerance)
+            config, form = self.config, None
+            rows = copy.changed_since(self._push[0]) if self._push is not None else None
+            if rows is not None:  # an earlier content's form: corrected, rows of A only (no compaction)
+                form = update_push_graph(self._push[1], rows, copy.rows(rows), copy.transition.degree,
+                                         config.damping, config.push_epsilon)
+                self.push_updates += form is not None
+            if form is None:
+                transition = copy.compacted()
+                form = build_push_graph(transition.explicit(), transition.degree, config.damping, config.tolerance)
                 self.push_builds += 1
             self._push = (copy.uid, form)
             epoch = self.copy.kept_epoch

@@ -32,7 +32,7 @@ from memgraph_neo4j.retrieval.ppr.local import personalized_pagerank
 
 __all__ = ["PushGraph", "build_push_graph", "push_pagerank", "update_push_graph"]
 
-MAX_HUBS = 64  # hub vectors held: n x 64 float32 (~280 MB at 1.1M nodes); the 100k space needs 15
+MAX_HUBS = 64  # hub vectors held: n x 64 float64, and their residual (~1.1 GB at 1.1M nodes); 100k needs 15
 
 
 @dataclass(frozen=True)
@@ -41,7 +41,13 @@ class PushGraph:
     degree: np.ndarray  # weighted degree per node (float64)
     hubs: np.ndarray  # rows of the hub nodes
     absorbing: np.ndarray  # bool per node: a hub
-    hub_scores: np.ndarray  # (n, hubs) float32: G_h, each hub's personalised PageRank with its whole weight 1
+    hub_scores: np.ndarray  # (n, hubs) float64: G_h, each hub's personalised PageRank with its whole weight 1
+    # (n, hubs) float64: what G_h still lacks, as the push kernel's residual: G_h exactly is
+    # G_h + (1-d)·(I - d·Pᵀ)⁻¹·residual; update_push_graph corrects G_h from it after a change
+    residual: np.ndarray | None = None
+    # (hubs, hubs): what the residual still adds to G_h at the hub rows, exactly (hub_rows_owed): there the
+    # residual left beside a hub of degree D adds up to epsilon·D, which the push does not chase
+    hub_owed: np.ndarray | None = None
 
 
 def hub_rows(transition: sparse.csr_matrix) -> np.ndarray:
@@ -74,8 +80,18 @@ def build_push_graph(transition_t: sparse.csr_matrix, degree: np.ndarray, dampin
     seeds = np.zeros((n, len(hubs)))
     seeds[hubs, np.arange(len(hubs))] = 1.0  # one column per hub: the engine's iteration, all at once
     scores = personalized_pagerank(transition_t, seeds, damping, max_iterations, tolerance)
-    return PushGraph(transition, np.asarray(degree, dtype=np.float64), hubs, absorbing,
-                     np.ascontiguousarray(scores, dtype=np.float32))
+    residual = ((1.0 - damping) * seeds + damping * (transition_t @ scores) - scores) / (1.0 - damping)
+    degree = np.asarray(degree, dtype=np.float64)
+    return PushGraph(transition, degree, hubs, absorbing, np.ascontiguousarray(scores),
+                     np.ascontiguousarray(residual), hub_rows_owed(scores, residual, degree, hubs))
+
+
+def hub_rows_owed(scores: np.ndarray, residual: np.ndarray, degree: np.ndarray, hubs: np.ndarray) -> np.ndarray:
+    """What the residual adds to each hub vector at the hub rows: (1-d)(I - d·Pᵀ)⁻¹·r at hub k is
+    Σ_v r_v·π_v(k), and on an undirected graph π_v(k) = π_k(v)·deg(k)/deg(v), π_k being hub k's own
+    vector (G_k, held): one (hubs x n)·(n x hubs) product instead of chasing the residual into the hubs."""
+    weights = np.divide(scores, degree[:, None], out=np.zeros_like(scores), where=degree[:, None] > 0)
+    return degree[hubs][:, None] * (weights.T @ residual)
 
 
 @njit(cache=True, nogil=True)
@@ -124,7 +140,10 @@ def push_pagerank(graph: PushGraph, teleport: np.ndarray, damping: float, epsilo
     _push(p.indptr, p.indices, p.data, threshold, graph.absorbing,
           seeds.astype(np.int64), weights, damping, scores, residual)
     if len(graph.hubs):
-        scores += graph.hub_scores @ residual[graph.hubs].astype(np.float32)
+        at_hubs = residual[graph.hubs]
+        scores += graph.hub_scores @ at_hubs
+        if graph.hub_owed is not None:
+            scores[graph.hubs] += graph.hub_owed @ at_hubs
     return scores
 
 
@@ -159,35 +178,49 @@ def _push_signed(indptr, indices, data, threshold, damping, scores, residual):  
                 queued[v] = True
 
 
-def update_push_graph(old: PushGraph, transition_t: sparse.csr_matrix, degree: np.ndarray, damping: float,
-                      tolerance: float, epsilon: float) -> PushGraph:
-    """The push form of a changed graph from the form before the change: the hubs' vectors corrected, not
-    computed again (8.6 s at 100k passages). Nodes only ever get appended (ppr/graph_copy.GrowingNodes), so
-    the old vectors G_h, padded with zeros, are a start whose residual under the new P,
-    r = (1-d)·e_h + d·Pᵀ·G_h - G_h, is what the change moved (and the start's own error). G_h + x with
-    x = (1-d)·(I - d·Pᵀ)⁻¹·r/(1-d) is the new fixed point; a forward push from r/(1-d) computes x to
-    epsilon·|r|·degree(v) per node (the query push's bound, module doc), and leaves no node whose residual
-    exceeds that, however many updates came before: the error does not add up over the updates.
-    Another set of hubs (the counts moved across sqrt(entries)): built afresh."""
-    transition = _forward(transition_t)
-    n = transition.shape[0]
+def update_push_graph(old: PushGraph, rows: np.ndarray, a_rows: sparse.csr_matrix, degree: np.ndarray,
+                      damping: float, epsilon: float) -> PushGraph | None:
+    """The push form after a change, from the form before it: `rows`, the rows of A the change touched
+    (sorted; ppr/graph_copy.GraphCopy.changed_since), `a_rows` those rows of A now, `degree` every node's
+    now. Nodes are only ever appended, so P is the old P with those rows replaced (O(entries) array work,
+    no transpose, no iteration), and the hubs' vectors are corrected rather than computed again (8.6 s at
+    100k passages): the change adds d·ΔPᵀ·G_h to their residual (ΔP: only the rows touched), and a
+    forward push of that residual (either sign) leaves none above epsilon·degree(v) per node. Then G_h is
+    within epsilon·degree(v) of its fixed point (an undirected graph's bound, module doc), whatever the
+    updates before: the residual is carried, never dropped. None: another set of hubs (counts moved
+    across sqrt(entries)); build the form afresh."""
+    n, n_old = len(degree), old.transition.shape[0]
+    if n < n_old or old.residual is None:
+        return None
+    degree = np.asarray(degree, dtype=np.float64)
+    scale = np.divide(1.0, degree[rows], out=np.zeros(len(rows)), where=degree[rows] > 0)
+    new_rows = sparse.csr_matrix(sparse.diags(scale) @ a_rows)
+    p_old = sparse.csr_matrix((old.transition.data, old.transition.indices,
+                               np.concatenate([old.transition.indptr,
+                                               np.full(n - n_old, old.transition.indptr[-1])])), shape=(n, n))
+    keep = np.ones(n)
+    keep[rows] = 0.0
+    placed = sparse.csr_matrix((np.ones(len(rows)), (rows, np.arange(len(rows)))), shape=(n, len(rows)))
+    transition = sparse.csr_matrix(sparse.diags(keep) @ p_old + placed @ new_rows)
+    transition.eliminate_zeros()
+    transition.sort_indices()
+    transition.indptr = transition.indptr.astype(np.int64)
     hubs = hub_rows(transition)
     before = {int(h): i for i, h in enumerate(old.hubs)}
-    if set(before) != {int(h) for h in hubs} or n < len(old.degree):
-        return build_push_graph(transition_t, degree, damping, tolerance)
-    scores = np.zeros((n, len(hubs)))
-    scores[: old.hub_scores.shape[0]] = old.hub_scores[:, [before[int(h)] for h in hubs]]
-    start = np.zeros((n, len(hubs)))
-    start[hubs, np.arange(len(hubs))] = 1.0 - damping
-    residual = start + damping * (transition_t @ scores) - scores
-    degree = np.asarray(degree, dtype=np.float64)
-    p = transition
+    if set(before) != {int(h) for h in hubs}:
+        return None
+    order = [before[int(h)] for h in hubs]
+    scores, residual = np.zeros((n, len(hubs))), np.zeros((n, len(hubs)))
+    scores[:n_old], residual[:n_old] = old.hub_scores[:, order], old.residual[:, order]
+    delta = new_rows - sparse.csr_matrix(p_old[rows])
+    residual += (damping / (1.0 - damping)) * (delta.T @ scores[rows])
+    threshold = epsilon * degree
     for column in range(len(hubs)):
-        r = np.ascontiguousarray(residual[:, column]) / (1.0 - damping)
-        threshold = epsilon * float(np.abs(r).sum()) * degree
-        x = np.zeros(n)
-        _push_signed(p.indptr, p.indices, p.data, threshold, damping, x, r)
+        x, r = np.zeros(n), np.ascontiguousarray(residual[:, column])
+        _push_signed(transition.indptr, transition.indices, transition.data, threshold, damping, x, r)
         scores[:, column] += x
+        residual[:, column] = r
     absorbing = np.zeros(n, dtype=np.bool_)
     absorbing[hubs] = True
-    return PushGraph(transition, degree, hubs, absorbing, np.ascontiguousarray(scores, dtype=np.float32))
+    return PushGraph(transition, degree, hubs, absorbing, scores, residual,
+                     hub_rows_owed(scores, residual, degree, hubs))
