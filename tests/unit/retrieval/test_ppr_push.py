@@ -39,11 +39,11 @@ def test_hubs_are_the_nodes_over_sqrt_entries():
     graph = hubbed_graph()
     pg = push.build_push_graph(graph.transition_t, graph.degree, 0.5, 1e-12)
     assert sorted(pg.hubs.tolist()) == [0, 1, 2, 3]
-    assert pg.absorbing.sum() == 4 and pg.hub_scores.shape == (3000, 4)
+    assert pg.absorbing.sum() == 4 and pg.hub_scores.shape == (4, 3000)  # one hub per row
     # each hub vector is that hub's own personalised PageRank
     e0 = np.zeros(3000)
     e0[0] = 1.0
-    assert pg.hub_scores[:, 0] == pytest.approx(fixed_point(graph, e0), abs=1e-7)
+    assert pg.hub_scores[0] == pytest.approx(fixed_point(graph, e0), abs=1e-7)
 
 
 def test_push_is_within_its_bound_below_the_fixed_point():
@@ -103,8 +103,9 @@ def _graph(s: np.ndarray, t: np.ndarray, w: np.ndarray, n: int) -> ppr_local.Loc
 
 
 def served(form: push.PushGraph) -> np.ndarray:
-    """The hub vectors as push_pagerank adds them: G_h, and at the hub rows what the residual owes them."""
-    scores = form.hub_scores.copy()
+    """The hub vectors as push_pagerank adds them (n, hubs): G_h, and at the hub rows what the residual
+    owes them."""
+    scores = form.hub_scores.T.copy()
     scores[form.hubs] += form.hub_owed
     return scores
 
