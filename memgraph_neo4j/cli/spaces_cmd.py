@@ -56,8 +56,10 @@ def delete_command(name: str = typer.Argument(..., help="The space to delete"),
     """Delete a memory space: every node and relationship it holds, and its PPR projections. Waits for a
     running ingest of the space first (an ingest started meanwhile waits for the delete); a delete that
     stopped half-way is finished by running it again."""
+    from memgraph_neo4j.config import RetrievalConfig
     from memgraph_neo4j.memory.lease import delete_space
     from memgraph_neo4j.repository.documents import list_spaces
+    from memgraph_neo4j.retrieval.persisted import forget_space
     from memgraph_neo4j.retrieval.projection import space_graphs
 
     def run(store: Any) -> tuple[Any, Any]:
@@ -71,6 +73,7 @@ def delete_command(name: str = typer.Argument(..., help="The space to delete"),
         # the waiting line goes to stderr
         lease = delete_space(store, name, space_graphs(name),
                              say=lambda line: typer.echo(line, err=True))
+        forget_space(RetrievalConfig(), store, name)  # the search copies kept on disk for it
         return s, lease
 
     deleted, lease = with_store(run)

@@ -101,6 +101,8 @@ class RetrievalContext:
             return
         for followed in self.followed().values():
             followed.persist()
+        if callable(getattr(self.engine, "persist", None)):  # the local engine's push form, after its graph
+            self.engine.persist()
 
     def projection(self) -> str:
         """The name of the projection for the memory's current version, built if missing."""

@@ -81,6 +81,20 @@ def _private(path: Path, kind: int) -> bool:
     return stat.S_IFMT(st.st_mode) == kind and st.st_uid == os.getuid() and not st.st_mode & 0o077
 
 
+def space_directory(directory: Path, server: str, space: str) -> Path:
+    """The directory of one space's files: named by a hash of server (URI and database) and space."""
+    return Path(directory) / hashlib.sha256(f"{server}\0{space}".encode()).hexdigest()[:24]
+
+
+def forget_space(config: RetrievalConfig, store, space: str) -> None:
+    """Delete the files kept for `space` of `store`'s database (`spaces delete`: the space is gone)."""
+    if config.copies_dir is not None:
+        import shutil
+
+        shutil.rmtree(space_directory(config.copies_dir, f"{store.uri} {store.database}", space),
+                      ignore_errors=True)
+
+
 class CopyFiles:
     """The files of one space's copies (the module doc). `epoch` reads the space's epoch, `ensure_epoch`
     sets one if the space has none (both None: a space never written, whose copies are not kept)."""
@@ -88,8 +102,7 @@ class CopyFiles:
     def __init__(self, directory: Path, server: str, space: str, identity: str,
                  epoch: Callable[[], str | None], ensure_epoch: Callable[[], str | None],
                  min_build_s: float = 1.0) -> None:
-        key = hashlib.sha256(f"{server}\0{space}".encode()).hexdigest()[:24]
-        self.root, self.directory = Path(directory), Path(directory) / key
+        self.root, self.directory = Path(directory), space_directory(directory, server, space)
         self.identity, self._epoch, self._ensure_epoch = identity, epoch, ensure_epoch
         self.min_build_s = min_build_s
         self.loads = self.saves = 0  # observable: tests assert what was loaded and written
