@@ -34,12 +34,19 @@ def build(store, space, minilm, documents, **config) -> MemoryGraph:
     return memory
 
 
+def stored_ids(store, space: str) -> tuple[list[str], list[str]]:
+    """The ids of the entity and fact vectors stored in the space, sorted: what the writer's copies hold."""
+    return sorted(EntityRepository(store, space).entity_vectors()[0]), sorted(FactRepository(store, space)
+                                                                              .fact_vectors()[0])
+
+
 def test_a_build_with_the_exact_search_is_the_build_through_the_index(store, test_store, minilm, two_spaces):
     exact, index = two_spaces
     documents = corpus()  # look-alike names (Apollo astronauts): each has more neighbours than bridging keeps
     with build(store, exact, minilm, documents) as a, build(store, index, minilm, documents,
                                                            exact_neighbours_max=0) as b:
-        assert a.writer.lookup.vectors.loads == 1 and b.writer.lookup.vectors.loads == 0  # one read of the vectors per writer
+        # one read of the vectors per writer
+        assert a.writer.lookup.vectors.loads == 1 and b.writer.lookup.vectors.loads == 0
         built, other = graph(a, test_store), graph(b, test_store)
     # the index hands back (1 + cos) / 2 in float32, so its cosines differ from the exact ones by ~1e-5
     similar, other_similar = built.pop("similar"), other.pop("similar")
@@ -143,8 +150,7 @@ def test_the_writer_checks_its_copies_by_the_version_and_counts_only_after_other
         return sorted(vectors.current().ids)
 
     def stored() -> tuple[list[str], list[str]]:
-        return sorted(EntityRepository(store, space).entity_vectors()[0]), sorted(FactRepository(store, space)
-                                                                                  .fact_vectors()[0])
+        return stored_ids(store, space)
 
     documents = corpus()
     with MemoryGraph(space=space, store=store, embedder=minilm, extractor="offline", adjudication=False) as memory:
@@ -211,8 +217,7 @@ def test_after_its_own_retraction_the_writer_drops_the_deleted_entities_without_
     space = two_spaces[0]
 
     def stored() -> tuple[list[str], list[str]]:
-        return sorted(EntityRepository(store, space).entity_vectors()[0]), sorted(FactRepository(store, space)
-                                                                                  .fact_vectors()[0])
+        return stored_ids(store, space)
 
     docs = corpus()
     with MemoryGraph(space=space, store=store, embedder=minilm, extractor="offline", adjudication=False) as memory:

@@ -99,19 +99,12 @@ def hub_rows_owed(scores: np.ndarray, residual: np.ndarray, degree: np.ndarray, 
 
 
 @njit(cache=True, nogil=True)
-def _push(indptr, indices, data, threshold, absorbing, seeds, weights, damping, scores, residual):  # pragma: no cover
+def _drain(indptr, indices, data, threshold, absorbing, damping, scores, residual, queue, queued,
+           size):  # pragma: no cover
+    """Push the `size` nodes queued at queue[0:size], first in first out, and every node whose |residual|
+    comes to exceed its threshold (absorbing nodes keep theirs), until none is queued."""
     n = len(indptr) - 1
-    queue = np.empty(n, dtype=np.int64)  # circular: a node is queued at most once at a time
-    queued = np.zeros(n, dtype=np.bool_)
-    head, size = 0, 0
-    for i in range(len(seeds)):
-        residual[seeds[i]] += weights[i]
-    for i in range(len(seeds)):
-        u = seeds[i]
-        if not absorbing[u] and not queued[u] and residual[u] > threshold[u]:
-            queue[(head + size) % n] = u
-            size += 1
-            queued[u] = True
+    head = 0  # queue is circular: a node is queued at most once at a time
     while size > 0:
         u = queue[head]
         head = (head + 1) % n
@@ -124,10 +117,27 @@ def _push(indptr, indices, data, threshold, absorbing, seeds, weights, damping, 
         for e in range(indptr[u], indptr[u + 1]):
             v = indices[e]
             residual[v] += handed * data[e]
-            if not queued[v] and not absorbing[v] and residual[v] > threshold[v]:
+            if not queued[v] and not absorbing[v] and abs(residual[v]) > threshold[v]:
                 queue[(head + size) % n] = v
                 size += 1
                 queued[v] = True
+
+
+@njit(cache=True, nogil=True)
+def _push(indptr, indices, data, threshold, absorbing, seeds, weights, damping, scores, residual):  # pragma: no cover
+    n = len(indptr) - 1
+    queue = np.empty(n, dtype=np.int64)
+    queued = np.zeros(n, dtype=np.bool_)
+    size = 0
+    for i in range(len(seeds)):
+        residual[seeds[i]] += weights[i]
+    for i in range(len(seeds)):
+        u = seeds[i]
+        if not absorbing[u] and not queued[u] and residual[u] > threshold[u]:
+            queue[size] = u
+            size += 1
+            queued[u] = True
+    _drain(indptr, indices, data, threshold, absorbing, damping, scores, residual, queue, queued, size)
 
 
 def push_pagerank(graph: PushGraph, teleport: np.ndarray, damping: float, epsilon: float) -> np.ndarray:
@@ -158,28 +168,14 @@ def _push_signed(indptr, indices, data, threshold, damping, scores, residual):  
     n = len(indptr) - 1
     queue = np.empty(n, dtype=np.int64)
     queued = np.zeros(n, dtype=np.bool_)
-    head, size = 0, 0
+    size = 0
     for u in range(n):
         if abs(residual[u]) > threshold[u]:
             queue[size] = u
             size += 1
             queued[u] = True
-    while size > 0:
-        u = queue[head]
-        head = (head + 1) % n
-        size -= 1
-        queued[u] = False
-        mass = residual[u]
-        residual[u] = 0.0
-        scores[u] += (1.0 - damping) * mass
-        handed = damping * mass
-        for e in range(indptr[u], indptr[u + 1]):
-            v = indices[e]
-            residual[v] += handed * data[e]
-            if not queued[v] and abs(residual[v]) > threshold[v]:
-                queue[(head + size) % n] = v
-                size += 1
-                queued[v] = True
+    _drain(indptr, indices, data, threshold, np.zeros(n, dtype=np.bool_), damping, scores, residual, queue,
+           queued, size)
 
 
 @njit(cache=True, nogil=True)
