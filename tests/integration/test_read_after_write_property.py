@@ -4,7 +4,9 @@ change feed equal those of a fresh context, and so do its search results.
 Hypothesis, derandomised, drives random sequences of: ingest in this process (stamped batches, which
 promote schemas and activate facts), retraction (stamped, its deletions in tombstones: followed without a
 whole read), conflict verdicts (accept, reject, revert), and an ingest by another process
-(`chaos_child.py`, its own driver and copies); one fixed sequence retracts three times. After
+(`chaos_child.py`, its own driver and copies); one fixed sequence retracts three times. Each sequence ranks
+by power iteration or by the push form of PageRank, which the long-lived context corrects after a write
+and the fresh one builds. After
 every step the long-lived context is compared with a fresh one at the same memory version: the PPR graph
 edge for edge and with the GDS projection, seed statistics, BM25 postings and statistics, titles, layer
 vectors, and the results of every method (same ranking, scores within 1e-6) — test_read_after_write's
@@ -48,6 +50,7 @@ class Interleavings(RuleBasedStateMachine):
         self.space = f"t_raw_{uuid.uuid4().hex[:8]}"
         self.present: list[int] = []
         self.session: Session | None = None
+        self.push = False
 
     def memory(self):
         return memory(self.store, self.space, self.embedder, self.extractor)
@@ -55,15 +58,24 @@ class Interleavings(RuleBasedStateMachine):
     def ingested(self, docs) -> None:
         self.present += [d for d in docs if d not in self.present]
 
-    @initialize(pair=st.sampled_from([(0, 1), (2, 3), (4, 5)]))  # each plants a conflict (test_chaos)
-    def start(self, pair) -> None:
+    def config(self) -> RetrievalConfig:
+        """PageRank by power iteration, or by the push form (ppr/push.py, corrected after each write in the
+        long-lived context, built afresh in the fresh one)."""
+        return RetrievalConfig(push_min_relationships=0) if self.push else RetrievalConfig()
+
+    def fresh(self) -> Session:
+        return Session(self.store, self.space, self.embedder, self.config())
+
+    # each pair plants a conflict (test_chaos)
+    @initialize(pair=st.sampled_from([(0, 1), (2, 3), (4, 5)]), push=st.booleans())
+    def start(self, pair, push) -> None:
         drop(self.store, self.space)
+        self.push = push
         self.memory().ingest([self.docs[i] for i in pair], batch_size=BATCH, progress=False)
         self.ingested(pair)
         # the long-lived context reads every copy whole once, then only follows the writes
-        self.session = Session(self.store, self.space, self.embedder, RetrievalConfig())
-        assert_same_copies(self.session, Session(self.store, self.space, self.embedder, RetrievalConfig()),
-                           self.test_store)
+        self.session = self.fresh()
+        assert_same_copies(self.session, self.fresh(), self.test_store)
 
     @rule(docs=st.lists(st.integers(0, 7), min_size=1, max_size=2, unique=True))
     def ingest(self, docs) -> None:
@@ -91,8 +103,7 @@ class Interleavings(RuleBasedStateMachine):
         builds = [f.builds for f in followed] + [context.engine.exports, context.counts.reads]
         self.memory().retract([self.docs[doc].id])
         # stamped, its deletions in tombstones: every copy follows it by the delta, none is read whole
-        assert_same_copies(self.session, Session(self.store, self.space, self.embedder, RetrievalConfig()),
-                           self.test_store)
+        assert_same_copies(self.session, self.fresh(), self.test_store)
         assert [f.builds for f in followed] + [context.engine.exports, context.counts.reads] == builds
         STATS["retract"] += 1
 
@@ -112,10 +123,12 @@ class Interleavings(RuleBasedStateMachine):
     @invariant()
     def copies_equal_a_fresh_read(self) -> None:
         if self.session is not None:
-            fresh = Session(self.store, self.space, self.embedder, RetrievalConfig())
-            assert_same_copies(self.session, fresh, self.test_store)
+            assert_same_copies(self.session, self.fresh(), self.test_store)
 
     def teardown(self) -> None:
+        if self.session is not None and self.push:
+            STATS["push form corrected"] += self.session.context.engine.push_updates
+            STATS["push form built"] += self.session.context.engine.push_builds
         drop(self.store, self.space)
 
 
@@ -136,9 +149,11 @@ def test_maintained_copies_equal_a_fresh_read_after_any_interleaving(store, test
     assert STATS["ingest"] + STATS["ingest by another process"] > 0  # the sequences wrote something
 
 
-def test_retractions_between_writes_are_followed(store, test_store, neo4j_connection, minilm):
+@pytest.mark.parametrize("push", [False, True], ids=["power iteration", "push form"])
+def test_retractions_between_writes_are_followed(store, test_store, neo4j_connection, minilm, push):
     """One fixed interleaving that retracts between ingests here and by another process, a verdict and a
-    re-ingest of what was retracted (the random sequences may draw no retraction)."""
+    re-ingest of what was retracted (the random sequences may draw no retraction); with the push form, the
+    long-lived context corrects it after the writes."""
     from memgraph_neo4j.extractors.factory import make_extractor
     from memgraph_neo4j.memory.ontology import load_ontology
 
@@ -149,7 +164,7 @@ def test_retractions_between_writes_are_followed(store, test_store, neo4j_connec
     STATS.clear()
     machine = Interleavings()
     try:
-        machine.start((0, 1))
+        machine.start((0, 1), push)
         for step in (lambda: machine.ingest([2, 3]), lambda: machine.retract(0),
                      lambda: machine.ingest_by_another_process([4]), lambda: machine.verdict("accept", 0),
                      lambda: machine.retract(1), lambda: machine.ingest([0]), lambda: machine.retract(2)):
@@ -158,3 +173,6 @@ def test_retractions_between_writes_are_followed(store, test_store, neo4j_connec
     finally:
         machine.teardown()
     assert STATS["retract"] == 3
+    print(f"read after write, fixed: {dict(STATS)}")
+    if push:
+        assert STATS["push form corrected"] > 0
