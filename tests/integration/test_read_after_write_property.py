@@ -27,8 +27,14 @@ import pytest
 from chaos_space import BATCH, corpus, memory
 from hypothesis import HealthCheck, Phase, settings
 from hypothesis import strategies as st
-from hypothesis.stateful import (RuleBasedStateMachine, initialize, invariant, precondition, rule,
-                                 run_state_machine_as_test)
+from hypothesis.stateful import (
+    RuleBasedStateMachine,
+    initialize,
+    invariant,
+    precondition,
+    rule,
+    run_state_machine_as_test,
+)
 from test_chaos import CHILD, REVIEWS, _env, drop
 from test_read_after_write import assert_same_copies
 from test_retrieval import Session

@@ -117,7 +117,8 @@ def test_ppr_matches_numpy_reference(memory, store, test_store, space):
     entity_ids = sorted({e["source"] for e in edges if e["source"] not in ids and len(e["source"]) == 32
                          and all(c in "0123456789abcdef" for c in e["source"])})
     seeds["entity"] = {entity_ids[0]: 0.7, entity_ids[1]: 0.3}
-    rows = store.read("retrieval/ppr", space=space, graph=graph, entity_seeds=[[k, v] for k, v in seeds["entity"].items()],
+    rows = store.read("retrieval/ppr", space=space, graph=graph,
+                      entity_seeds=[[k, v] for k, v in seeds["entity"].items()],
                       type_seeds=[], passage_seeds=[], damping=0.5, iterations=200, tolerance=1e-12, concurrency=1,
                       candidates=100_000, top_k=100, top_m=1000)
     got = {h["id"]: h["score"] for r in rows for h in r["top"]}
@@ -156,10 +157,21 @@ QUESTION = "In which country was Marie Curie born?"
 
 
 def same_ranking(a, b, tolerance: float = 1e-6) -> None:
-    assert [h.id for h in a.passages] == [h.id for h in b.passages]
-    assert [h.id for h in a.entities] == [h.id for h in b.entities]
-    for x, y in zip(a.passages + a.entities, b.passages + b.entities, strict=True):
-        assert x.score == pytest.approx(y.score, abs=tolerance)
+    """Same hits in the same order, scores within `tolerance`, except the order of hits whose scores tie
+    within it. The push form of PageRank stops within epsilon·mass·degree of the fixed point (ppr/push.py;
+    ~1e-9 here): two nodes that close, or equal in exact arithmetic, come out in either order, and a tie at
+    the cut-off shows either. Score by position and score by hit agree both ways: a hit found elsewhere in
+    the other list is tied with what it displaced, one missing from it with the other list's last."""
+    for name in ("passages", "entities"):
+        x, y = getattr(a, name), getattr(b, name)
+        shown = f"{name}: {[(h.id, h.score) for h in x]} != {[(h.id, h.score) for h in y]}"
+        assert len(x) == len(y), shown
+        for p, q in zip(x, y, strict=True):
+            assert p.score == pytest.approx(q.score, abs=tolerance), shown
+        for mine, other in ((x, y), (y, x)):
+            scores = {h.id: h.score for h in other}
+            for h in mine:
+                assert abs(scores.get(h.id, other[-1].score if other else 0.0) - h.score) <= tolerance, shown
 
 
 def test_local_engine_matches_gds(memory, store, space, minilm):
@@ -275,7 +287,8 @@ def test_projections_of_other_settings_live_until_the_memory_changes(memory, sto
     try:
         memory.ingest([Document(title="Hopper", text=TEXTS["HOPPER"])], progress=False)
         memory.search(QUESTION)
-        assert sorted(graphs(store, space)) == sorted([memory.retrieval.projection(), neighbour])  # only stale ones went
+        # only stale ones went
+        assert sorted(graphs(store, space)) == sorted([memory.retrieval.projection(), neighbour])
     finally:
         store.write("admin/drop_graph", name=neighbour)
 
