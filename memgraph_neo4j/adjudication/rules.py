@@ -40,12 +40,15 @@ def is_duplicate(a: FactEvidence, b: FactEvidence) -> bool:
 
 
 def time_span(time: str | None) -> tuple[str | None, str | None]:
-    """valid_from / valid_to from a time qualifier: "2017" -> (2017, None); "2017-2021" -> (2017, 2021)."""
+    """valid_from / valid_to from a time qualifier: "2017" -> (2017, None); "2017-2021" -> (2017, 2021);
+    "until 2001" -> (None, 2001)."""
     if not time:
         return None, None
     years = _YEAR.findall(time)
     if not years:
         return time.strip(), None
+    if re.match(r"\s*\(?\s*(?:until|till|up to|through|before)\b", time, re.IGNORECASE):
+        return None, years[-1]  # "until 2001": an end (memory/timespan.py reads it so for as_of)
     return years[0], years[1] if len(years) > 1 else None
 
 

@@ -37,10 +37,12 @@ from memgraph_neo4j.extractors.offline.verbs import (
 )
 from memgraph_neo4j.memory.normalize import normalize_relation, relation_key
 from memgraph_neo4j.memory.ontology import Ontology
+from memgraph_neo4j.memory.timespan import time_interval
 
 __all__ = ["DepFact", "DependencyRelations"]
 
-TIME_PREPS = frozenset({"in", "on", "from", "since", "during", "until"})
+TIME_PREPS = frozenset({"in", "on", "from", "since", "during", "until", "till", "between"})
+END_PREPS = frozenset({"to", "until", "till", "through"})  # the end of a range: "from 1975 to 1979"
 AS_VERBS = frozenset({"serve", "work", "act", "function", "remain"})  # "X served as president of Y"
 # "a town in the north of Y", "a village in the district of Y": the place is Y
 _PASS_THROUGH = PLACE_NOUNS | {"north", "south", "east", "west", "centre", "center", "heart", "outskirts", "part"}
@@ -116,8 +118,7 @@ class DependencyRelations:
         for c in v.children:
             if c.dep_ in ("prep", "agent"):
                 objects += [(c.lower_, g) for g in c.children if g.dep_ == "pobj"]
-        dated = [m for prep, o in objects if prep in TIME_PREPS for m in args.resolve(o) if m.kind == "date"]
-        time = dated[0].text if dated else None
+        time = self._time(v, objects, args)
         patients = [m for _, o in objects[: len(dobjs)] for m in args.expand(o) if m.kind == "name"]
         # "X blocks cold winds from Y": with an unnamed object, a prepositional phrase is about the object
         open_ok = not dobjs or bool(patients)
@@ -134,6 +135,31 @@ class DependencyRelations:
                         fact = self._phrase_fact(v, lemma, prep, passive, head, tail, time, open_ok or not prep, direct)
                         out += [fact] if fact is not None else []
         return out
+
+    def _time(self, v: Any, objects: list[tuple[str, Any]], args: Arguments) -> str | None:
+        """The verb's time qualifier, as the text says it (memory/timespan.py reads it): its first dated
+        phrase; "until 2001" keeps its word (an end, not a start); a range the parse split in two keeps
+        both ends ("from 1975" and "to 1979", the NER's "1975" and "1979": "1975 to 1979")."""
+        dated = [(prep, o, m) for prep, o in objects if prep in TIME_PREPS for m in args.resolve(o) if m.kind == "date"]
+        if not dated:
+            return None
+        prep, o, first = dated[0]
+        if prep in ("until", "till"):
+            return f"until {first.text}"
+        if prep == "between" and not first.text.lower().startswith("between"):
+            ends = [c for c in o.conjuncts if c.i > o.i]
+            return f"between {first.text} and {ends[0].text}" if ends else first.text
+        if prep != "from" or time_interval(first.text)[1] is not None:
+            return first.text  # one date, or the NER's span already holds the range ("1979 to 1986")
+        # the end: a "to" phrase on the verb after "from", or on "from" itself, whose object is a date
+        for end_prep in [c for c in (*o.head.children, *v.children) if c.dep_ == "prep" and c.i > o.i]:
+            if end_prep.lower_ not in END_PREPS:
+                continue
+            for g in end_prep.children:
+                if g.dep_ == "pobj" and (dates := [m.text for m in args.resolve(g) if m.kind == "date"] or
+                                         ([g.text] if g.like_num and len(g.text) == 4 else [])):
+                    return f"{first.text} to {dates[0]}"
+        return first.text
 
     def _phrase_fact(self, v: Any, lemma: str, prep: str, passive: bool, subject: Mention, obj: Mention,
                      time: str | None, open_ok: bool = True, direct: bool = False) -> DepFact | None:

@@ -36,6 +36,7 @@ from memgraph_neo4j.extractors.offline.patterns import (
     NP_OF,
     NP_OF_SKIP,
     PLACE_NOUNS,
+    RANGE_GAP,
     RULES,
     TIME_AFTER,
     class_phrase,
@@ -290,9 +291,16 @@ class OfflineExtractor:
         if r is None or not r.temporal or tail.kind == "date":
             return None
         nxt = next((m for m in ments if m.start >= tail.end), None)
-        if nxt is not None and nxt.kind == "date" and TIME_AFTER.fullmatch(text[tail.end : nxt.start]):
-            return nxt.text
-        return None
+        if nxt is None or nxt.kind != "date" or (lead := TIME_AFTER.fullmatch(text[tail.end : nxt.start])) is None:
+            return None
+        # the qualifier as the text says it (memory/timespan.py reads it): "until" is an end, not a start,
+        # and a range keeps both ends when the NER read them as two dates ("from 1975" "to 1979")
+        word = lead.group(1).lower()
+        end = next((m for m in ments if m.start >= nxt.end), None)
+        if (word in ("from", "between") and end is not None and end.kind == "date"
+                and RANGE_GAP.fullmatch(text[nxt.end : end.start])):
+            return (f"{word} " if word == "between" else "") + text[nxt.start : end.end]
+        return f"until {nxt.text}" if word in ("until", "till") else nxt.text
 
     def _dependency_facts(self, d: _Draft) -> None:
         """Facts from the parse for the pairs the patterns left unlinked (the patterns are more precise)."""

@@ -15,8 +15,8 @@ from memgraph_neo4j.extractors.offline.ner import Kind, Mention
 from memgraph_neo4j.extractors.typing import rule_type
 
 __all__ = [
-    "NP_IN", "NP_OF", "NP_OF_SKIP", "PLACE_NOUNS", "RULES", "TIME_AFTER", "Rule", "class_phrase", "comma_pairs",
-    "is_subject",
+    "NP_IN", "NP_OF", "NP_OF_SKIP", "PLACE_NOUNS", "RANGE_GAP", "RULES", "TIME_AFTER", "Rule", "class_phrase",
+    "comma_pairs", "is_subject",
 ]
 
 _AUX = (
@@ -137,7 +137,9 @@ _CLASS_STOP = frozenset(
     "established developed managed playing".split()
 )
 _LIST_GAP = re.compile(r"\s*,\s*(?:and\s+|or\s+)?|\s+(?:and|or)\s+")
-TIME_AFTER = re.compile(r"\s*,?\s*(?:in|on|from|since)\s+")
+TIME_AFTER = re.compile(r"\s*,?\s*(in|on|from|since|until|till|between)\s+")
+# between the two dates of a range the NER read as two mentions ("from 1975" "to 1979", spaCy)
+RANGE_GAP = re.compile(r"\s*(?:to|until|till|through|and|[-\u2013\u2014])\s*", re.IGNORECASE)
 
 
 def class_phrase(text: str, a: Mention) -> Mention | None:

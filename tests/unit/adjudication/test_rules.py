@@ -28,6 +28,7 @@ def test_time_spans():
     assert time_span("2017-2021") == ("2017", "2021")
     assert time_span("from 1998 to 2004") == ("1998", "2004")
     assert time_span("1643") == ("1643", None)
+    assert time_span("until 2001") == (None, "2001") and time_span("between 1990 and 2005") == ("1990", "2005")
     assert time_span("spring") == ("spring", None) and time_span(None) == (None, None)
 
 
