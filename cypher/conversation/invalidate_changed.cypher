@@ -13,6 +13,10 @@ WITH f, head(collect(g)) AS later
 WITH f, later WHERE later IS NOT NULL OR f.invalidated_by IS NOT NULL
 // $stamp (repository/batch.py) only on the facts whose invalidation moved: the others are as they were
 WITH f, later, coalesce(f.invalidated_by, '') <> coalesce(later.id, '') AS moved
-SET f.invalid_at = later.valid_at, f.invalidated_by = later.id,
+// the fact's own stated end (its qualifier: "until 2001", cypher/memory/write_facts) when it is earlier
+SET f.invalid_at = CASE WHEN later IS NULL THEN f.stated_invalid_at
+                        WHEN f.stated_invalid_at IS NOT NULL AND f.stated_invalid_at < later.valid_at
+                        THEN f.stated_invalid_at ELSE later.valid_at END,
+    f.invalidated_by = later.id,
     f.changed = CASE WHEN moved THEN coalesce($stamp, f.changed) ELSE f.changed END
 RETURN count(later) AS invalidated

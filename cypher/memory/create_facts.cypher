@@ -1,7 +1,7 @@
 // Facts this batch knows to be new (their subject or object is a new entity, and fact ids hash the
 // entity ids): CREATE with their Schema, subject, object and every passage of the batch that evidences
 // them (row.passage_ids). Labelled Unpromoted like write_facts. The uniqueness constraint still
-// guards them (see create_entities).
+// guards them (see create_entities). valid_at / invalid_at as write_facts gives them.
 UNWIND $rows AS row
 MATCH (h:Entity {space: $space, id: row.head_id}), (t:Entity {space: $space, id: row.tail_id})
 MATCH (s:Schema {space: $space, id: row.schema_id})
@@ -9,6 +9,9 @@ CREATE (f:Fact:Unpromoted {space: $space, id: row.id, head: row.head, relation: 
                            time: row.time, relation_raw: row.relation_raw, text: row.text, state: row.state,
                            embedding: row.embedding, extractor: row.extractor, model: row.model,
                            prompt_version: row.prompt_version, ontology_version: row.ontology_version,
+                           // the time qualifier's interval (memory/timespan.py); stated_invalid_at keeps
+                           // the text's own end beside the conversation rule's (invalidate_changed)
+                           valid_at: row.valid_at, invalid_at: row.invalid_at, stated_invalid_at: row.invalid_at,
                            created_at: datetime(), changed: $stamp, created: $stamp})  // repository/batch.py
 CREATE (f)-[:INSTANCE_OF]->(s), (f)-[:SUBJECT]->(h), (f)-[:OBJECT]->(t)
 WITH f, row

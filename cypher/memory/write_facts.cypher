@@ -12,7 +12,15 @@ ON CREATE SET f.head = row.head, f.relation = row.relation, f.tail = row.tail, f
 // evidenced again after a retraction
 ON MATCH SET f.state = CASE WHEN f.state = $retracted THEN row.state ELSE f.state END
 // new support for its schema: the next promotion recounts it (kill-safe marker)
-SET f:Unpromoted, f.changed = coalesce($stamp, f.changed)
+SET f:Unpromoted, f.changed = coalesce($stamp, f.changed),
+// the time qualifier's interval (memory/timespan.py; the same for every row of one id, which hashes the
+// qualifier): valid_at only moved earlier (conversation/set_valid_at may have set it from a message);
+// invalid_at the text's end unless the conversation rule set it (invalidate_changed, which keeps the
+// earlier of the two by stated_invalid_at)
+    f.valid_at = CASE WHEN row.valid_at IS NOT NULL AND (f.valid_at IS NULL OR row.valid_at < f.valid_at)
+                      THEN row.valid_at ELSE f.valid_at END,
+    f.stated_invalid_at = row.invalid_at,
+    f.invalid_at = CASE WHEN f.invalidated_by IS NULL THEN coalesce(row.invalid_at, f.invalid_at) ELSE f.invalid_at END
 MERGE (f)-[:INSTANCE_OF]->(s)
 MERGE (f)-[:SUBJECT]->(h)
 MERGE (f)-[:OBJECT]->(t)

@@ -8,6 +8,7 @@ from memgraph_neo4j.contracts import ExtractionOutcome, FactState, SchemaState
 from memgraph_neo4j.memory.normalize import content_hash, normalize_entity_name, normalize_relation, normalize_type
 from memgraph_neo4j.memory.ontology import Ontology
 from memgraph_neo4j.memory.resolve import GENERIC_TYPE, Mention, Resolution
+from memgraph_neo4j.memory.timespan import time_interval
 from memgraph_neo4j.repository.facts import FactRow, MentionRow
 
 
@@ -84,6 +85,7 @@ def fact_rows(outcomes: list[ExtractionOutcome], resolution: Resolution, ontolog
             declared = declared_of[(head_type, relation, tail_type)]
             time = (f.time or "").strip() or None
             fact_id = content_hash(head_id, relation, tail_id, time or "")
+            valid_at, invalid_at = time_interval(time)  # one temporal model for facts from any source
             facts[(o.passage_id, fact_id)] = FactRow(
                 id=fact_id,
                 passage_id=o.passage_id,
@@ -99,5 +101,6 @@ def fact_rows(outcomes: list[ExtractionOutcome], resolution: Resolution, ontolog
                 state=FactState.DISCARDED if strict and not declared else FactState.PENDING,
                 extractor=o.extractor, model=o.model, prompt_version=o.prompt_version,
                 ontology_version=ontology.version_hash,
+                valid_at=valid_at, invalid_at=invalid_at,
             )
     return FactRows(list(facts.values()), sorted(mentions), dropped)

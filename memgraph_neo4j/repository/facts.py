@@ -4,6 +4,7 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
+from datetime import datetime
 
 from memgraph_neo4j.contracts import FactState, SchemaState
 from memgraph_neo4j.repository.base import BATCH, Repository, store_rows
@@ -36,6 +37,9 @@ class FactRow:
     ontology_version: str
     embedding: list[float] | None = None
     schema_embedding: list[float] | None = None
+    # the time qualifier's interval (memory/timespan.py time_interval): valid_at <= t < invalid_at
+    valid_at: datetime | None = None
+    invalid_at: datetime | None = None
 
 
 @dataclass(frozen=True, order=True)

@@ -36,7 +36,7 @@ from memgraph_neo4j.extractors.offline.patterns import (
     NP_OF,
     NP_OF_SKIP,
     PLACE_NOUNS,
-    RANGE_GAP,
+    RANGE_END,
     RULES,
     TIME_AFTER,
     class_phrase,
@@ -296,10 +296,8 @@ class OfflineExtractor:
         # the qualifier as the text says it (memory/timespan.py reads it): "until" is an end, not a start,
         # and a range keeps both ends when the NER read them as two dates ("from 1975" "to 1979")
         word = lead.group(1).lower()
-        end = next((m for m in ments if m.start >= nxt.end), None)
-        if (word in ("from", "between") and end is not None and end.kind == "date"
-                and RANGE_GAP.fullmatch(text[nxt.end : end.start])):
-            return (f"{word} " if word == "between" else "") + text[nxt.start : end.end]
+        if word in ("from", "between") and (end := RANGE_END.match(text, nxt.end)) is not None:
+            return (f"{word} " if word == "between" else "") + text[nxt.start : end.end()]
         return f"until {nxt.text}" if word in ("until", "till") else nxt.text
 
     def _dependency_facts(self, d: _Draft) -> None:

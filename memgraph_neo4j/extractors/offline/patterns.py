@@ -12,10 +12,10 @@ from dataclasses import dataclass
 from typing import Any
 
 from memgraph_neo4j.extractors.offline.ner import Kind, Mention
-from memgraph_neo4j.extractors.typing import rule_type
+from memgraph_neo4j.extractors.typing import DATE_PATTERN, rule_type
 
 __all__ = [
-    "NP_IN", "NP_OF", "NP_OF_SKIP", "PLACE_NOUNS", "RANGE_GAP", "RULES", "TIME_AFTER", "Rule", "class_phrase",
+    "NP_IN", "NP_OF", "NP_OF_SKIP", "PLACE_NOUNS", "RANGE_END", "RULES", "TIME_AFTER", "Rule", "class_phrase",
     "comma_pairs", "is_subject",
 ]
 
@@ -138,8 +138,9 @@ _CLASS_STOP = frozenset(
 )
 _LIST_GAP = re.compile(r"\s*,\s*(?:and\s+|or\s+)?|\s+(?:and|or)\s+")
 TIME_AFTER = re.compile(r"\s*,?\s*(in|on|from|since|until|till|between)\s+")
-# between the two dates of a range the NER read as two mentions ("from 1975" "to 1979", spaCy)
-RANGE_GAP = re.compile(r"\s*(?:to|until|till|through|and|[-\u2013\u2014])\s*", re.IGNORECASE)
+# the end of a range after its first date, when the NER did not read the two as one mention (spaCy:
+# "1975" a DATE, "1979" a DATE or nothing at all, by the sentence's context)
+RANGE_END = re.compile(rf"\s*(?:to|until|till|through|and|[-\u2013\u2014])\s*{DATE_PATTERN}(?![\w])", re.IGNORECASE)
 
 
 def class_phrase(text: str, a: Mention) -> Mention | None:

@@ -50,3 +50,12 @@ def test_a_month_range(extractor):
     assert [f.time for f in facts if f.relation == "headquartered_in"] == ["May 1979 to June 1980"]
     assert time_interval("May 1979 to June 1980") == (datetime(1979, 5, 1, tzinfo=UTC),
                                                       datetime(1980, 7, 1, tzinfo=UTC))
+
+
+def test_the_demo_documents_keep_their_end_years(extractor):
+    # in the whole document spaCy reads "1979" as no entity at all (the sentence alone: a DATE)
+    from memgraph_neo4j.demo.scenario import CORPUS
+
+    times = {f.tail: f.time for name in ("microsoft.md", "microsoft-moves.md")
+             for f in extractor.extract_text((CORPUS / name).read_text()).facts if f.relation == "headquartered_in"}
+    assert times == {"Albuquerque": "1975 to 1979", "Bellevue": "1979 to 1986", "Redmond": "1986"}
