@@ -187,8 +187,9 @@ class MemoryGraph:
 
     def facts(self, as_of=None, entity_ids: Iterable[str] | None = None, relation: str | None = None,
               limit: int = 1000) -> list[TimedFact]:
-        """Facts (active or pending, no verdict) valid at `as_of` (a datetime or a date text); by default
-        those valid now, i.e. not replaced by a later message."""
+        """Facts (active or pending, no verdict) valid at `as_of` (a datetime or a date text), from documents
+        as from conversations (valid_at <= as_of < invalid_at, memory/timespan.py); by default those valid
+        now. A temporal verdict keeps its facts active: as_of agrees with it whether or not it ran."""
         from memgraph_neo4j.memory.validity import VALIDITY_STATES, parse_time
         from memgraph_neo4j.repository.conversation import ConversationRepository
 
@@ -221,7 +222,7 @@ class MemoryGraph:
     def search(self, question: str, method: str = "memgraphrag", top_k: int = 5, top_m: int = 10,
                as_of=None, mode: str | None = None, chat: ChatClient | None = None) -> RetrievalResult:
         """Top-k passages (and top-m entities, seeding facts and schemas) with per-stage timings.
-        `as_of` (hybrid and dual): the facts valid then and the episodes said by then. `mode="dual"`
+        `as_of` (hybrid and dual; other methods raise): the facts valid then, the episodes said by then. `mode="dual"`
         (or method "dual"): System-1 hybrid search ∪ System-2 Global Selection over the category
         hierarchy, fused by RRF (retrieval/dual.py); `chat` is the selecting model (default: the
         adjudication model, else OpenAIChat from the environment)."""
@@ -238,11 +239,13 @@ class MemoryGraph:
             retriever = self.retriever(method)
         if as_of is None:
             return retriever.search(question, top_k=top_k, top_m=top_m)
-        from memgraph_neo4j.memory.validity import parse_time
+        from memgraph_neo4j.memory.timespan import parse_time
 
-        if not (method.startswith("hybrid") or method == "dual") or parse_time(as_of) is None:
-            raise ValueError(f"as_of needs a hybrid or dual method and a date or time, not {method!r} and {as_of!r}")
-        return retriever.search(question, top_k=top_k, top_m=top_m, as_of=parse_time(as_of))
+        if (when := parse_time(as_of)) is None:
+            raise ValueError(f"as_of {as_of!r}: not a date or time")
+        if not (method.startswith("hybrid") or method == "dual"):  # passage rankers read no validity
+            raise ValueError(f"as_of needs a hybrid or dual method (facts valid then), not {method!r}")
+        return retriever.search(question, top_k=top_k, top_m=top_m, as_of=when)
 
     def _chat(self, chat: ChatClient | None) -> ChatClient | None:
         if chat is not None or self._adjudication[1] is not None:

@@ -47,6 +47,7 @@ def full_app() -> typer.Typer:
         documents_cmd,
         eval_cmd,
         export_cmd,
+        facts_cmd,
         mcp_cmd,
         memory_cmd,
         neo4j_cmd,
@@ -63,6 +64,7 @@ def full_app() -> typer.Typer:
     app.command()(memory_cmd.stats)
     app.command()(query_cmd.query)
     app.command()(query_cmd.ask)
+    app.command()(facts_cmd.facts)
     app.command("eval")(eval_cmd.eval_command)
     app.command("health")(eval_cmd.health_command)
     app.command()(mcp_cmd.mcp)

@@ -82,10 +82,12 @@ def query(text: str = typer.Argument(..., help="The question"),
           top_k: int = typer.Option(5, "--top-k", callback=_top_k, help="Passages to return"),
           ppr_engine: str | None = typer.Option(None, "--ppr-engine", help=ENGINE_HELP),
           layer_search: str | None = typer.Option(None, "--layer-search", help=LAYERS_HELP),
+          as_of: str | None = typer.Option(None, "--as-of", help="Facts valid then ('1977', '2024-03-01'); "
+                                                               "hybrid and dual methods"),
           as_json: bool = typer.Option(False, "--json", help="Machine-readable output")) -> None:
     """Retrieve passages (with the facts, schemas and entities that seeded them)."""
     with _memory(space, ppr_engine, layer_search) as memory:
-        result = memory.search(text, method=method, top_k=top_k, mode=mode)
+        result = memory.search(text, method=method, top_k=top_k, mode=mode, as_of=as_of)
     if as_json:
         typer.echo(result.model_dump_json(indent=2))
         return
