@@ -110,3 +110,55 @@ def test_the_command_lists_facts_and_queries_as_of(memory, neo4j_connection, spa
     assert "Microsoft headquartered in Redmond (1986)" in seeds and not any("Albuquerque" in t for t in seeds)
     wrong = _cli(neo4j_connection, "query", "Where?", "--space", space, "--method", "dense", "--as-of", "1990")
     assert wrong.returncode == 1 and "as_of needs a hybrid or dual method" in wrong.stderr
+
+
+class UntilScript:
+    """Scripted facts of a conversation (said in 2024): Acme in Lisbon "until 1980", in Rome "from 1990
+    until 2001", then in Oslo."""
+
+    name, uses_guide = "scripted", False
+
+    def extract(self, items, guide):
+        from memgraph_neo4j.contracts import ExtractedEntity, ExtractedFact, Extraction, ExtractionOutcome
+
+        out = []
+        for item in items:
+            facts = [ExtractedFact(head="Acme", relation="headquartered_in", tail=city, head_type="Organization",
+                                   tail_type="Place", time=time)
+                     for city, time in (("Lisbon", "until 1980"), ("Rome", "from 1990 until 2001"), ("Oslo", None))
+                     if city in item.text]
+            entities = [ExtractedEntity(name=n, type=t) for f in facts for n, t in ((f.head, "Organization"),
+                                                                                     (f.tail, "Place"))]
+            out.append(ExtractionOutcome(passage_id=item.passage_id, doc_id=item.doc_id, extractor=self.name,
+                                         extraction=Extraction(entities=entities, facts=facts), model="script"))
+        return out
+
+    def estimate(self, items, guide):
+        from memgraph_neo4j.contracts import Usage
+
+        return Usage()
+
+
+def test_a_conversation_fact_keeps_its_stated_end(store, space, minilm):
+    from memgraph_neo4j.ingest.episodes import Conversation, Message, Session
+
+    base = load_ontology()  # every schema stable at once: the scripted facts are active
+    ontology = base.model_copy(update={"promotion": base.promotion.model_copy(update={"threshold": 1,
+                                                                                      "percentile": None})})
+    chat = Conversation("acme", sessions=[
+        Session("1", [Message("Ana", "Acme was in Lisbon until 1980, then in Rome from 1990 until 2001.")],
+                time=datetime(2024, 1, 10, tzinfo=UTC)),
+        Session("2", [Message("Ana", "Acme is in Oslo.")], time=datetime(2024, 6, 1, tzinfo=UTC))])
+    with MemoryGraph(space=space, store=store, embedder=minilm, extractor=UntilScript(), ontology=ontology,
+                     adjudication=False) as memory:
+        memory.ingest_conversations([chat])
+
+        def where(as_of):
+            return [(f.tail, f.valid_at, f.invalid_at) for f in memory.facts(as_of=as_of, relation="headquartered_in")]
+
+        # "until 1980" names an end, not a start: valid since always, not from the message's time
+        assert where("1970") == [("Lisbon", None, y(1981))]
+        # the text's end (2001, inclusive) is earlier than the later message's value: it stays the end
+        assert where("1995") == [("Rome", y(1990), y(2002))]
+        assert where("1985") == [] and where("2010") == []
+        assert where(None) == [("Oslo", datetime(2024, 6, 1, tzinfo=UTC), None)]
