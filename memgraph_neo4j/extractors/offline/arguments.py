@@ -3,7 +3,8 @@
 A token inside a mention is that mention; a relative pronoun is its antecedent ("X, who ...");
 he/she/it as a subject, and "the <class noun>" ("The river flows ..."), are the topic of their scope
 (the chunk, or its section when headings divide it: never across a heading) when that topic is the
-subject of the scope's first sentence; unresolved, they stand for nothing, so they give no fact; a class noun in "X is a film directed by Y" is X;
+subject of the scope's first sentence (unresolved, they stand for nothing: no fact); a class noun in
+"X is a film directed by Y" is X;
 a proper-noun phrase the NER missed ("Battle of Britain") becomes a new mention, a span of the text.
 """
 
