@@ -121,7 +121,8 @@ def corpus_files() -> list[Path]:
 def _citations(answer: Answer) -> list[Citation]:
     hits = {hit.id: (f"P{i}", hit) for i, hit in enumerate(answer.evidence.passages, 1)}
     if answer.extractive:
-        return [Citation(label=q.label, passage_id=q.passage_id, source=hits[q.passage_id][1].label(), text=q.text)
+        return [Citation(label=q.label, passage_id=q.passage_id, source=hits[q.passage_id][1].at(q.text).label(),
+                         text=q.text)
                 for q in answer.quotes]
     out = []
     for pid in answer.cited_passage_ids:

@@ -19,6 +19,7 @@ class Quote(BaseModel):
     label: str  # P1, P2 ...: the passage's place in the evidence, as the answer cites it
     text: str
     score: float
+    source: str = ""  # the passage's label at this sentence: its page and heading, not the passage's start
 
 
 class Answer(BaseModel):

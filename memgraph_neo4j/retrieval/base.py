@@ -17,7 +17,20 @@ class Hit(BaseModel):
     text: str | None = None
     page: int | None = None  # passages: first and last page in a paged document (PDF)
     page_end: int | None = None
-    heading: str | None = None  # passages: heading path ("History > Roman era")
+    heading: str | None = None  # passages: heading path where the passage starts ("History > Roman era")
+    # passages: [offset into text, page, heading] where the page or heading changes inside the passage;
+    # not part of the hit's output, only what `at` reads
+    sections: list[tuple[int, int | None, str | None]] | None = Field(default=None, exclude=True)
+
+    def at(self, sentence: str) -> Hit:
+        """The hit as its `sentence` locates it: the page and heading in force where that sentence starts
+        in the passage (the evidence, not the passage's start); itself when the sentence is not found or
+        the passage never changes page or heading."""
+        if not self.sections or not self.text or (offset := self.text.find(sentence)) < 0:
+            return self
+        _, page, heading = max((s for s in self.sections if s[0] <= offset), key=lambda s: s[0],
+                               default=self.sections[0])
+        return self.model_copy(update={"page": page, "page_end": page, "heading": heading, "sections": None})
 
     def label(self) -> str:
         """How a citation names a passage: "Report, pp. 3-4, § Methods > Sampling" (the name alone
