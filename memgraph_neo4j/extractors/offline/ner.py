@@ -72,7 +72,7 @@ class Mention:
     text: str
     kind: Kind
     label: str | None = None  # type from a rule or the NER label
-    ref: Mention | None = None  # He/She -> the chunk's first named entity
+    ref: Mention | None = None  # He/She -> its section's first named entity
 
     @property
     def target(self) -> Mention:
