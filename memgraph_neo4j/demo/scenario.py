@@ -128,7 +128,7 @@ def _citations(answer: Answer) -> list[Citation]:
     for pid in answer.cited_passage_ids:
         label, hit = hits[pid]
         text = " ".join((hit.text or "").split())
-        out.append(Citation(label=label, passage_id=pid, source=hit.label(),
+        out.append(Citation(label=label, passage_id=pid, source=hit.matched(answer.question).label(),
                             text=text if len(text) <= SNIPPET else text[:SNIPPET].rsplit(" ", 1)[0] + " ..."))
     return out
 

@@ -2,12 +2,16 @@
 
 from __future__ import annotations
 
+import re
 import time
 from collections.abc import Iterator
 from contextlib import contextmanager
 from typing import Any, Protocol, runtime_checkable
 
 from pydantic import BaseModel, Field
+
+_WORD = re.compile(r"\w+")
+_SENTENCE_END = re.compile(r"(?<=[.!?])\s+")  # coarse: `matched` only needs to find where the words are
 
 
 class Hit(BaseModel):
@@ -31,6 +35,16 @@ class Hit(BaseModel):
         _, page, heading = max((s for s in self.sections if s[0] <= offset), key=lambda s: s[0],
                                default=self.sections[0])
         return self.model_copy(update={"page": page, "page_end": page, "heading": heading, "sections": None})
+
+    def matched(self, question: str) -> Hit:
+        """The hit located at the sentence of its passage that shares most words with `question` (the first
+        of equals): the page and heading of the evidence, when the passage changes them; else itself."""
+        if not self.sections or not self.text:
+            return self
+        asked = {w for w in _WORD.findall(question.lower()) if len(w) > 3}
+        candidates = [s for line in self.text.splitlines() for s in _SENTENCE_END.split(line) if s.strip()]
+        best = max(candidates, key=lambda s: len(asked & set(_WORD.findall(s.lower()))), default="")
+        return self.at(best.strip()) if best.strip() else self
 
     def label(self) -> str:
         """How a citation names a passage: "Report, pp. 3-4, § Methods > Sampling" (the name alone

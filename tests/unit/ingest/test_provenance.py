@@ -12,7 +12,8 @@ from memgraph_neo4j.ingest.document import Document, Section, sections_from
 from memgraph_neo4j.ingest.formats.markdown import markdown_sections
 from memgraph_neo4j.ingest.pipeline import passage_rows
 from memgraph_neo4j.ingest.readers import read_path
-from memgraph_neo4j.retrieval.base import Hit
+from memgraph_neo4j.retrieval.answer import build_context
+from memgraph_neo4j.retrieval.base import Hit, RetrievalResult
 from memgraph_neo4j.retrieval.extractive import sentences
 
 
@@ -108,6 +109,12 @@ def test_a_sentence_is_labelled_by_its_own_heading_not_the_passages(tmp_path: Pa
     assert hit.heading == "Nikola Tesla" and hit.label() == "notes, § Nikola Tesla"  # the passage starts there
     hedy = next(x for x in sentences(row.text) if x.startswith("Hedy"))
     assert hit.at(hedy).label() == "notes, § Hedy Lamarr"
+    # a search hit shown for a question: labelled by the sentence that matched it (query, ask's context)
+    assert hit.matched("Who co-invented frequency hopping?").label() == "notes, § Hedy Lamarr"
+    assert hit.matched("Who patented the phonograph?").heading == "Thomas Edison"
+    assert hit.matched("").label() == "notes, § Nikola Tesla"  # nothing matched: where the passage starts
+    context, _ = build_context(RetrievalResult(method="dense", passages=[hit]), [], "Who invented frequency hopping?")
+    assert context.startswith("[P1] notes, § Hedy Lamarr\n")
     assert hit.at("Thomas Edison patented").heading == "Thomas Edison"
     assert hit.at("Nikola Tesla designed the alternating current motor.").heading == "Nikola Tesla"
     assert hit.at("not in the passage").heading == row.heading and hit.label() == hit.at("absent").label()
@@ -126,3 +133,4 @@ def test_a_sentence_on_the_next_page_is_labelled_by_its_page_and_heading(tmp_pat
     assert hit.label() == "geo, pp. 2-3, § Rivers"  # the passage: where it starts, and both pages
     atacama = next(x for x in sentences(hit.text) if "Atacama" in x)  # as the extractive answer splits it
     assert hit.at(atacama).label() == "geo, p. 3, § Deserts"
+    assert hit.matched("Which is the driest nonpolar desert in the world?").label() == "geo, p. 3, § Deserts"
