@@ -139,6 +139,9 @@ class ExtractionInput(BaseModel):
     doc_id: str
     text: str
     title: str | None = None
+    # where a section (a heading) starts inside the chunk, as char offsets into `text`: references
+    # ("she", "the company") resolve within their own section only
+    scopes: list[int] = []
 
 
 class Usage(BaseModel):

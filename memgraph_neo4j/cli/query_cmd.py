@@ -92,7 +92,7 @@ def query(text: str = typer.Argument(..., help="The question"),
         typer.echo(result.model_dump_json(indent=2))
         return
     for i, hit in enumerate(result.passages, 1):
-        label = escape(hit.label() or hit.id)
+        label = escape(hit.matched(text).label() or hit.id)  # where the words asked about lie
         out.print(f"[bold]{i}. {label}[/bold]  score {hit.score:.4f}  ({hit.id})", highlight=False)
         out.print((hit.text or "")[:300], highlight=False)
     if result.facts:
@@ -131,4 +131,4 @@ def ask(text: str = typer.Argument(..., help="The question"),
     out.print(answer.answer, highlight=False)
     for pid in answer.cited_passage_ids:
         hit = next(h for h in answer.evidence.passages if h.id == pid)
-        out.print(f"  [{hit.label() or pid}] {(hit.text or '')[:160]}", highlight=False, markup=False)
+        out.print(f"  [{hit.matched(text).label() or pid}] {(hit.text or '')[:160]}", highlight=False, markup=False)

@@ -121,13 +121,14 @@ def corpus_files() -> list[Path]:
 def _citations(answer: Answer) -> list[Citation]:
     hits = {hit.id: (f"P{i}", hit) for i, hit in enumerate(answer.evidence.passages, 1)}
     if answer.extractive:
-        return [Citation(label=q.label, passage_id=q.passage_id, source=hits[q.passage_id][1].label(), text=q.text)
+        return [Citation(label=q.label, passage_id=q.passage_id, source=hits[q.passage_id][1].at(q.text).label(),
+                         text=q.text)
                 for q in answer.quotes]
     out = []
     for pid in answer.cited_passage_ids:
         label, hit = hits[pid]
         text = " ".join((hit.text or "").split())
-        out.append(Citation(label=label, passage_id=pid, source=hit.label(),
+        out.append(Citation(label=label, passage_id=pid, source=hit.matched(answer.question).label(),
                             text=text if len(text) <= SNIPPET else text[:SNIPPET].rsplit(" ", 1)[0] + " ..."))
     return out
 

@@ -15,7 +15,8 @@ from pydantic import BaseModel, ConfigDict, Field, model_validator
 
 from memgraph_neo4j.memory.normalize import content_hash
 
-__all__ = ["HEADING_SEPARATOR", "Document", "Provenance", "ReaderError", "Section", "TextBuilder", "sections_from"]
+__all__ = ["HEADING_SEPARATOR", "Document", "Location", "Provenance", "ReaderError", "Section", "TextBuilder",
+           "sections_from"]
 
 HEADING_SEPARATOR = " > "  # joins a heading path into the Passage's `heading` property
 
@@ -36,10 +37,19 @@ class Section(BaseModel):
 
 
 @dataclass(frozen=True, slots=True)
+class Location:
+    """From ``offset`` (into a passage) on, the passage lies on ``page`` under ``heading``."""
+
+    offset: int
+    page: int | None = None
+    heading: str | None = None
+
+
+@dataclass(frozen=True, slots=True)
 class Provenance:
     page: int | None = None  # first and last page the passage touches
     page_end: int | None = None
-    heading: str | None = None  # the heading path most of the passage lies under
+    heading: str | None = None  # the heading path where the passage starts
 
 
 class Document(BaseModel):
@@ -66,11 +76,30 @@ class Document(BaseModel):
         return self
 
     def provenance(self, start: int, end: int) -> Provenance:
-        """Pages and heading of ``text[start:end]``: the first and last page it touches, and the
-        heading path covering most of its characters (a window often starts in the tail of the
-        previous section)."""
-        if not self.sections:
+        """Pages and heading of ``text[start:end]``: the first and last page it touches, and the heading
+        path in force where it starts (a label names where the passage begins, not the section covering
+        most of it; ``locations`` tells where each later part lies)."""
+        touched = self._touched(start, end)
+        if not touched:
             return Provenance()
+        pages = [s.page for s in touched if s.page is not None]
+        return Provenance(page=pages[0] if pages else None, page_end=pages[-1] if pages else None,
+                          heading=HEADING_SEPARATOR.join(touched[0].heading) or None)
+
+    def locations(self, start: int, end: int) -> list[Location]:
+        """Where ``text[start:end]`` changes page or heading: each change's offset into the passage, with
+        the page and heading path in force from there (the first at offset 0; empty without sections)."""
+        out: list[Location] = []
+        for s in self._touched(start, end):
+            here = Location(max(s.start - start, 0), s.page, HEADING_SEPARATOR.join(s.heading) or None)
+            if not out or (out[-1].page, out[-1].heading) != (here.page, here.heading):
+                out.append(here)
+        return out
+
+    def _touched(self, start: int, end: int) -> list[Section]:
+        """The sections ``text[start:end]`` overlaps, in order; in a gap, the section before it."""
+        if not self.sections:
+            return []
         first = max(bisect_right(self.sections, start, key=_section_start) - 1, 0)
         touched = []
         for s in self.sections[first:]:
@@ -78,14 +107,7 @@ class Document(BaseModel):
                 break
             if s.end > start:
                 touched.append(s)
-        touched = touched or [self.sections[first]]  # the passage lies in a gap: the section before it
-        pages = [s.page for s in touched if s.page is not None]
-        cover: dict[tuple[str, ...], int] = {}
-        for s in touched:
-            cover[s.heading] = cover.get(s.heading, 0) + min(s.end, end) - max(s.start, start)
-        heading = max(cover, key=cover.__getitem__)  # ties: the earliest, as dicts keep order
-        return Provenance(page=pages[0] if pages else None, page_end=pages[-1] if pages else None,
-                          heading=HEADING_SEPARATOR.join(heading) or None)
+        return touched or [self.sections[first]]
 
 
 def _section_start(section: Section) -> int:

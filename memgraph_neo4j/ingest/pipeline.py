@@ -53,7 +53,9 @@ MAX_CAUSES = 10
 
 def passage_rows(documents: list[Document], tokens: int, overlap: int) -> list[PassageRow]:
     """Passages with stable ids: one per corpus passage, else token windows with char offsets, each
-    with the pages and heading its offsets fall on (documents with sections: PDF, HTML, DOCX, Markdown)."""
+    with the pages and heading its offsets fall on (documents with sections: PDF, HTML, DOCX, Markdown), where
+    inside it the page or heading changes (for the labels of its sentences) and where a heading starts in it
+    (the extraction resolves references within a section)."""
     rows = []
     for doc in documents:
         if doc.metadata.get("single_passage"):
@@ -63,9 +65,13 @@ def passage_rows(documents: list[Document], tokens: int, overlap: int) -> list[P
         previous = None
         for index, (start, end, text) in enumerate(spans):
             where = doc.provenance(start, end)
+            places = doc.locations(start, end)
             rows.append(PassageRow(id=content_hash(doc.id, str(start), str(end)), doc_id=doc.id, index=index,
                                    title=doc.title or None, text=text, start=start, end=end,
                                    page=where.page, page_end=where.page_end, heading=where.heading,
+                                   sections=json.dumps([[p.offset, p.page, p.heading] for p in places])
+                                   if len(places) > 1 else None,
+                                   scopes=[p.offset for p, q in zip(places[1:], places) if p.heading != q.heading],
                                    previous=previous))
             previous = rows[-1].id
     return rows
@@ -174,7 +180,7 @@ class _PassageStream:
 
 
 def _input(p: PassageRow) -> ExtractionInput:
-    return ExtractionInput(passage_id=p.id, doc_id=p.doc_id, text=p.text, title=p.title)
+    return ExtractionInput(passage_id=p.id, doc_id=p.doc_id, text=p.text, title=p.title, scopes=p.scopes)
 
 
 def ingest_documents(writer: MemoryWriter, documents: Iterable[Document], extractor: Extractor,

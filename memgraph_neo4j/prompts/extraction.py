@@ -29,7 +29,7 @@ __all__ = ["PROMPT_VERSION", "build_prompt", "parse_extraction", "render_schema"
 
 log = logging.getLogger(__name__)
 
-PROMPT_VERSION = "ext-v1"
+PROMPT_VERSION = "ext-v2"  # v2: references resolve within their own section
 
 _RULES = """You extract a knowledge graph from one passage.
 Return only a JSON object:
@@ -37,7 +37,9 @@ Return only a JSON object:
  "facts":[{"head":"...","relation":"...","tail":"...","head_type":"...","tail_type":"...","time":null}]}
 Rules:
 - Only facts the passage states; no outside knowledge. Skip what you are unsure of.
-- head and tail are specific named entities or values (dates, numbers), written in full; resolve pronouns to names in the passage.
+- head and tail are specific named entities or values (dates, numbers), written in full.
+- Resolve pronouns and references like "the company" to names in the passage, within their own section only:
+  never across a heading (a line starting with #). A reference you cannot resolve there gives no fact.
 - relation: lower_snake_case, head-to-tail direction (e.g. Person -born_in-> Place).
 - Every head and tail also appears in entities, with the same type as in the fact.
 - time: when the passage dates the fact (e.g. "1998", "2001-2005"), else null.
@@ -81,8 +83,19 @@ def user_prompt(item: ExtractionInput, schemas: list[KnownSchema], entities: lis
             rows.append(f"{e.name} ({e.type}{aka})")
         parts.append("Memory - known entities in this passage; use exactly these names:\n" + "\n".join(rows))
     title = f"Title: {item.title}\n" if item.title else ""
-    parts.append(f"Passage:\n{title}{item.text}")
+    parts.append(f"Passage:\n{title}{_marked(item)}")
     return "\n\n".join(parts)
+
+
+def _marked(item: ExtractionInput) -> str:
+    """The passage with its section starts shown as Markdown headings: HTML and DOCX text has no "#", and the
+    rules bound a reference by the headings."""
+    text, out, last = item.text, [], 0
+    for offset in sorted(o for o in set(item.scopes) if 0 < o < len(item.text)):
+        out.append(text[last:offset])
+        out.append("" if text.startswith("#", offset) else "## ")
+        last = offset
+    return "".join(out) + text[last:]
 
 
 def build_prompt(

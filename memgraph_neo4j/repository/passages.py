@@ -4,7 +4,7 @@ token usage per document and the memory version (cypher/memory/*).
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 from memgraph_neo4j.contracts import ExtractionState
 from memgraph_neo4j.repository.base import BATCH, Repository, store_rows
@@ -35,7 +35,10 @@ class PassageRow:
     embedding: list[float] | None = None
     page: int | None = None  # first and last page of a paged document (PDF), 1-based
     page_end: int | None = None
-    heading: str | None = None  # heading path, outermost first, joined by " > "
+    heading: str | None = None  # heading path where the passage starts, outermost first, joined by " > "
+    # JSON [[offset into the text, page, heading], ...]: where the passage changes page or heading (None if never)
+    sections: str | None = None
+    scopes: list[int] = field(default_factory=list)  # offsets where a heading starts: for the extraction only
     previous: str | None = None  # id of the passage before it in its document (the NEXT link)
     title_key: str | None = None  # the title normalised as alias keys are (set by the writer)
 

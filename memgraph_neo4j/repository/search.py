@@ -17,7 +17,8 @@ class PassageDetail:
     text: str | None
     page: int | None  # first and last page (paged documents), else None
     page_end: int | None
-    heading: str | None  # heading path, else None
+    heading: str | None  # heading path where it starts, else None
+    sections: str | None = None  # JSON: where its page or heading changes (PassageRow.sections)
 
 
 @dataclass(frozen=True, slots=True)
@@ -86,7 +87,7 @@ class SearchRepository(Repository):
     def passage_details(self, ids: Sequence[str]) -> dict[str, PassageDetail]:
         """Text and provenance of each passage, by id."""
         rows = self.store.read("retrieval/passage_texts", space=self.space, ids=list(ids))
-        return {r["id"]: PassageDetail(r["text"], r["page"], r["page_end"], r["heading"]) for r in rows}
+        return {r["id"]: PassageDetail(r["text"], r["page"], r["page_end"], r["heading"], r["sections"]) for r in rows}
 
     def facts_of(self, entity_ids: Sequence[str], limit: int,
                  states: Sequence[str] = (FactState.ACTIVE,)) -> list[str]:

@@ -19,6 +19,7 @@ class Quote(BaseModel):
     label: str  # P1, P2 ...: the passage's place in the evidence, as the answer cites it
     text: str
     score: float
+    source: str = ""  # the passage's label at this sentence: its page and heading, not the passage's start
 
 
 class Answer(BaseModel):
@@ -33,10 +34,11 @@ class Answer(BaseModel):
     quotes: list[Quote] = Field(default_factory=list)  # the quoted sentences, when extractive
 
 
-def build_context(result: RetrievalResult, facts: list[str]) -> tuple[str, dict[str, str]]:
-    """The numbered passages and the facts as the prompt shows them, and label -> passage id."""
+def build_context(result: RetrievalResult, facts: list[str], question: str = "") -> tuple[str, dict[str, str]]:
+    """The numbered passages and the facts as the prompt shows them, and label -> passage id. A passage is
+    named by where its sentence closest to `question` lies (else where it starts)."""
     labels = {f"P{i}": hit.id for i, hit in enumerate(result.passages, 1)}
-    lines = [f"[P{i}] {hit.label()}\n{hit.text or ''}" for i, hit in enumerate(result.passages, 1)]
+    lines = [f"[P{i}] {hit.matched(question).label()}\n{hit.text or ''}" for i, hit in enumerate(result.passages, 1)]
     if facts:
         lines.append("Facts:\n" + "\n".join(f"- {f}" for f in facts))
     return "\n\n".join(lines), labels
@@ -52,7 +54,7 @@ def ask(retriever: Retriever, chat: ChatClient, question: str, top_k: int = 5, f
     result = retriever.search(question, top_k=top_k)
     entity_ids = [e.id for e in result.entities]
     facts = facts_of(entity_ids, max_facts) if facts_of is not None and entity_ids else []
-    text, labels = build_context(result, facts)
+    text, labels = build_context(result, facts, question)
     reply = chat.complete_json(prompt.SYSTEM, prompt.user_prompt(text, question), prompt.AnswerModel)
     parsed = prompt.parse_answer(reply.text)
     cited = [labels[c] for c in parsed.citations if c in labels]

@@ -2,12 +2,16 @@
 
 from __future__ import annotations
 
+import re
 import time
 from collections.abc import Iterator
 from contextlib import contextmanager
 from typing import Any, Protocol, runtime_checkable
 
 from pydantic import BaseModel, Field
+
+_WORD = re.compile(r"\w+")
+_SENTENCE_END = re.compile(r"(?<=[.!?])\s+")  # coarse: `matched` only needs to find where the words are
 
 
 class Hit(BaseModel):
@@ -17,7 +21,30 @@ class Hit(BaseModel):
     text: str | None = None
     page: int | None = None  # passages: first and last page in a paged document (PDF)
     page_end: int | None = None
-    heading: str | None = None  # passages: heading path ("History > Roman era")
+    heading: str | None = None  # passages: heading path where the passage starts ("History > Roman era")
+    # passages: [offset into text, page, heading] where the page or heading changes inside the passage;
+    # not part of the hit's output, only what `at` reads
+    sections: list[tuple[int, int | None, str | None]] | None = Field(default=None, exclude=True)
+
+    def at(self, sentence: str) -> Hit:
+        """The hit as its `sentence` locates it: the page and heading in force where that sentence starts
+        in the passage (the evidence, not the passage's start); itself when the sentence is not found or
+        the passage never changes page or heading."""
+        if not self.sections or not self.text or (offset := self.text.find(sentence)) < 0:
+            return self
+        _, page, heading = max((s for s in self.sections if s[0] <= offset), key=lambda s: s[0],
+                               default=self.sections[0])
+        return self.model_copy(update={"page": page, "page_end": page, "heading": heading, "sections": None})
+
+    def matched(self, question: str) -> Hit:
+        """The hit located at the sentence of its passage that shares most words with `question` (the first
+        of equals): the page and heading of the evidence, when the passage changes them; else itself."""
+        if not self.sections or not self.text:
+            return self
+        asked = {w for w in _WORD.findall(question.lower()) if len(w) > 3}
+        candidates = [s for line in self.text.splitlines() for s in _SENTENCE_END.split(line) if s.strip()]
+        best = max(candidates, key=lambda s: len(asked & set(_WORD.findall(s.lower()))), default="")
+        return self.at(best.strip()) if best.strip() else self
 
     def label(self) -> str:
         """How a citation names a passage: "Report, pp. 3-4, § Methods > Sampling" (the name alone

@@ -7,6 +7,7 @@ exports and projections it keeps then serve them all.
 
 from __future__ import annotations
 
+import json
 import threading
 from collections.abc import Callable
 from concurrent.futures import Future, ThreadPoolExecutor
@@ -135,6 +136,7 @@ class RetrievalContext:
                 if (row := found.get(hit.id)) is not None:
                     hit.text = hit.text if hit.text is not None else row.text
                     hit.page, hit.page_end, hit.heading = row.page, row.page_end, row.heading
+                    hit.sections = json.loads(row.sections) if row.sections else None
         timer.lap("fetch")
         result.timings_ms = timer.rounded()
         return result

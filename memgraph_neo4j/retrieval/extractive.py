@@ -107,7 +107,7 @@ def extractive_answer(question: str, result: RetrievalResult, embedder: Embedder
     names = [e.name for e in result.entities if e.name]
     chosen = select(score_sentences(question, result.passages, names, embedder), max_sentences, keep_ratio)
     quotes = [Quote(passage_id=result.passages[s.passage].id, label=f"P{s.passage + 1}", text=s.text,
-                    score=round(s.score, 4)) for s in chosen]
+                    score=round(s.score, 4), source=result.passages[s.passage].at(s.text).label()) for s in chosen]
     cited = list(dict.fromkeys(q.passage_id for q in quotes))
     text = " ".join(f"{q.text} [{q.label}]" for q in quotes) or "The memory holds no passage about this question."
     return Answer(question=question, answer=text, cited_passage_ids=cited, evidence=result, facts=facts or [],

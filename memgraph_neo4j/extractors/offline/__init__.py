@@ -10,10 +10,10 @@ sha256-checked before loading, ``spacy_model.py``), each batch goes through one 
   (``dependency.py``): subject-verb-object with particles and prepositions, passives turned to the
   active direction, relative clauses, participles, coordination on both sides, copulas and
   appositions ("X is the capital of Y", "X, a village in Y", "X is an American actor" ->
-  ``instance_of``), he/she/it and "the <class noun>" standing for the chunk's topic. Verb phrases
-  map onto the ontology's relations (``verbs.py``: "was born in" -> ``born_in``, "directed" ->
-  ``directed_by``) where the NER types do not contradict the relation's domain/range; the rest stay
-  normalised phrases (``move_to``) for the memory's schema promotion to count;
+  ``instance_of``), he/she/it and "the <class noun>" standing for the topic of their section (never
+  across a heading). Verb phrases map onto the ontology's relations (``verbs.py``: "was born in" ->
+  ``born_in``, "directed" -> ``directed_by``) where the NER types do not contradict the relation's
+  domain/range; the rest stay normalised phrases (``move_to``) for the memory's schema promotion to count;
 - hand-labelled precision of the non-co-occurrence facts: 0.77 on 40 MuSiQue/HotpotQA passages
   (tests/fixtures/offline_precision.json); 2.3 (MuSiQue) to 3.1 (HotpotQA) real facts per passage.
 
@@ -25,8 +25,8 @@ gets one edge to the nearest name of its sentence, at most one per sentence and 
 chunk's real facts.
 
 Guarantees: every entity is a span of the chunk (so every fact is grounded in it; he/she/it and
-"the <class noun>" resolve to the chunk's first named entity, itself a span), usage is zero, and the
-output depends only on the text, the ontology, the pinned model and the embedder (deterministic).
+"the <class noun>" resolve to the first named entity of their section of the chunk, itself a span), usage
+is zero, and the output depends only on the text, the ontology, the pinned model and the embedder (deterministic).
 Types come from rules (dates, quantities, head words), the class noun ("X is a film" -> Work), the
 spaCy label, the ontology's domain/range of a matched relation, then ``TypeAssigner`` when an
 embedder is given, else ``Thing``.

@@ -1,14 +1,17 @@
 """Arguments of the dependency relations: which mention a token of the parse stands for.
 
 A token inside a mention is that mention; a relative pronoun is its antecedent ("X, who ...");
-he/she/it as a subject, and "the <class noun>" ("The river flows ..."), are the chunk's topic when
-the topic is the subject of the first sentence; a class noun in "X is a film directed by Y" is X;
+he/she/it as a subject, and "the <class noun>" ("The river flows ..."), are the topic of their scope
+(the chunk, or its section when headings divide it: never across a heading) when that topic is the
+subject of the scope's first sentence (unresolved, they stand for nothing: no fact); a class noun in
+"X is a film directed by Y" is X;
 a proper-noun phrase the NER missed ("Battle of Britain") becomes a new mention, a span of the text.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from bisect import bisect_right
+from collections.abc import Callable, Sequence
 from typing import Any
 
 from memgraph_neo4j.extractors.offline.ner import Mention
@@ -28,21 +31,31 @@ _MONTHS = frozenset("january february march april may june july august september
 class Arguments:
     """Token -> mention for one parsed chunk; pronouns -> the topic; missed proper nouns -> new mentions."""
 
-    def __init__(self, doc: Any, mentions: list[Mention], topic: Mention | None,
-                 type_of: Callable[[str], str | None], topic_nouns: frozenset[str] = frozenset(),
-                 noun_type: Callable[[str], str | None] = lambda _: None) -> None:
+    def __init__(self, doc: Any, mentions: list[Mention], topics: Sequence[Mention | None],
+                 type_of: Callable[[str], str | None], topic_nouns: Sequence[frozenset[str]] = (),
+                 noun_type: Callable[[str], str | None] = lambda _: None, scopes: Sequence[int] = (0,)) -> None:
+        """`scopes`: where each scope starts (char offsets, the first 0); `topics` and `topic_nouns`: the
+        first named entity of each scope and the nouns that stand for it ("The river flows ...")."""
         self.doc = doc
         self.type_of = type_of
         self.noun_type = noun_type
-        self.topic_nouns = topic_nouns  # "The river flows ..." in a chunk about a river: the topic
+        self.scopes = list(scopes)
+        self.topic_nouns = [frozenset(n) for n in topic_nouns] or [frozenset()] * len(self.scopes)
         self.of: dict[int, Mention] = {}
         for m in mentions:
             if m.ref is None:
                 for t in doc.char_span(m.start, m.end, alignment_mode="expand") or ():
                     self.of.setdefault(t.i, m)
         self._class_types()
-        self.topic = topic if topic is not None and self._leads(topic) else None
+        self.topics = [self._leads(i, t) if t is not None else None for i, t in enumerate(topics)]
         self.new: dict[tuple[int, int], Mention] = {}
+
+    def scope(self, offset: int) -> int:
+        return max(bisect_right(self.scopes, offset) - 1, 0)
+
+    def topic(self, tok: Any) -> Mention | None:
+        """The topic a pronoun or "the <noun>" at `tok` may stand for: its own scope's, else none."""
+        return self.topics[self.scope(tok.idx)]
 
     def _class_types(self) -> None:
         """'X is a 2005 film', 'X, a river in ...': the class noun types X better than the NER label does."""
@@ -60,17 +73,24 @@ class Arguments:
                 if typ is not None and (m := self.of.get(s.i)) is not None and m.kind == "name":
                     m.label = typ
 
-    def _leads(self, topic: Mention) -> bool:
-        """The topic stands for he/she/it only as the subject of the chunk's first sentence.
+    def _leads(self, n: int, topic: Mention) -> Mention | None:
+        """The topic stands for he/she/it only as the subject of its scope's first sentence (a scope that
+        opens with a heading line: the first sentence after it); then the subject's mention is returned.
 
         Its class noun there ("X is a peer-reviewed journal", "X, a river ...") joins the topic nouns.
         """
-        first = next(iter(self.doc.sents), None)
-        subjects = [t for t in first or () if t.dep_ in SUBJ and self.of.get(t.i) is topic]
+        start = self.scopes[n]
+        end = self.scopes[n + 1] if n + 1 < len(self.scopes) else len(self.doc.text)
+        if n:  # a later scope opens with its heading line; the parse may run one sentence across it
+            line_end = self.doc.text.find("\n", start, end)
+            start = end if line_end < 0 else line_end
+        first = next((t.sent for t in self.doc if start <= t.idx < end and not t.is_space), None)
+        subjects = [t for t in (first or ()) if t.dep_ in SUBJ and start <= t.idx < end
+                    and (m := self.of.get(t.i)) is not None and (m is topic or m.key == topic.key)]
         nouns = {a.lemma_.lower() for t in subjects for a in (*t.head.children, *t.children)
                  if (a.dep_ == "attr" and t.head.lemma_ in COPULAS or a.dep_ == "appos") and a.pos_ == "NOUN"}
-        self.topic_nouns = self.topic_nouns | nouns
-        return bool(subjects)
+        self.topic_nouns[n] = self.topic_nouns[n] | nouns
+        return self.of[subjects[0].i] if subjects else None
 
     def resolve(self, tok: Any, depth: int = 0) -> list[Mention]:
         if depth > 4:
@@ -84,9 +104,10 @@ class Arguments:
         if tok.pos_ == "PROPN":
             return self._proper(tok)
         if tok.pos_ == "NOUN":
-            if tok.dep_ in SUBJ and self.topic is not None and tok.lemma_.lower() in self.topic_nouns and any(
-                    c.dep_ == "det" and c.lower_ in ("the", "this") for c in tok.children):
-                return [Mention(tok.idx, tok.idx + len(tok), tok.text, "name", ref=self.topic)]
+            topic = self.topic(tok)
+            if tok.dep_ in SUBJ and topic is not None and tok.lemma_.lower() in self.topic_nouns[self.scope(tok.idx)] \
+                    and any(c.dep_ == "det" and c.lower_ in ("the", "this") for c in tok.children):
+                return [Mention(tok.idx, tok.idx + len(tok), tok.text, "name", ref=topic)]
             for c in tok.children:  # "the film Critters", "his brother, John"
                 if c.dep_ == "appos" and (c.i in self.of or c.pos_ == "PROPN") and c.i - tok.i <= 3:
                     return self.resolve(c, depth + 1)
@@ -105,7 +126,7 @@ class Arguments:
         return out
 
     def _pronoun(self, tok: Any) -> list[Mention]:
-        topic, low = self.topic, tok.lower_
+        topic, low = self.topic(tok), tok.lower_
         if topic is None or tok.dep_ not in SUBJ:
             return []
         person = topic.label == "Person"

@@ -28,6 +28,7 @@ from memgraph_neo4j.extractors.offline.ner import (
     Mention,
     name_mentions,
     numeric_mentions,
+    scope_starts,
     sentences,
     spacy_mention,
 )
@@ -59,6 +60,8 @@ class _Chunk:
     text: str
     sentences: list[list[Mention]] = field(default_factory=list)
     starts: list[int] = field(default_factory=list)  # char offset where each sentence starts
+    scopes: list[int] = field(default_factory=lambda: [0])  # where each section starts (scope_starts)
+    topics: list[Mention | None] = field(default_factory=list)  # each scope's first named entity
     doc: Any = None  # the spaCy parse, when spaCy is used
 
 
@@ -123,7 +126,7 @@ class OfflineExtractor:
         drafts: list[_Draft | str] = []
         for item, doc in zip(items, self._parse([item.text for item in items]), strict=True):
             try:
-                drafts.append(self._draft(item.text, doc))
+                drafts.append(self._draft(item.text, doc, item.scopes))
             except Exception as exc:  # one bad chunk must not sink the batch; reported, not dropped
                 drafts.append(f"{type(exc).__name__}: {exc}")
         # One typing call for the whole batch: many tiny embedding calls are far slower.
@@ -139,8 +142,8 @@ class OfflineExtractor:
         """Zero: the offline extractor calls no model."""
         return Usage()
 
-    def extract_text(self, text: str) -> Extraction:
-        draft = self._draft(text, self._parse([text])[0])
+    def extract_text(self, text: str, scopes: Sequence[int] = ()) -> Extraction:
+        draft = self._draft(text, self._parse([text])[0], scopes)
         return self._finish(draft, self._assign([draft]))
 
     def _parse(self, texts: list[str]) -> list[Any]:
@@ -149,9 +152,9 @@ class OfflineExtractor:
             return [None] * len(texts)
         return list(self._nlp.pipe(texts, batch_size=SPACY_BATCH, n_process=1))
 
-    def _draft(self, text: str, doc: Any = None) -> _Draft:
+    def _draft(self, text: str, doc: Any = None, scopes: Sequence[int] = ()) -> _Draft:
         """Mentions, pattern and dependency facts, and the types known without the embedder."""
-        d = _Draft(text, self._mentions(text, doc))
+        d = _Draft(text, self._mentions(text, doc, scope_starts(text, scopes)))
         for sent, start in zip(d.chunk.sentences, d.chunk.starts, strict=True):
             ments = [m for m in sent if m.kind != "class"]
             for i, a in enumerate(ments):
@@ -205,14 +208,18 @@ class OfflineExtractor:
     def _add(self, d: _Draft, head: Mention, rel: str, tail: Mention, time: str | None = None) -> None:
         rel = self._rel(rel)
         hk, tk = head.key, tail.key
-        if not hk or not tk or hk == tk:
-            return
+        if not hk or not tk or hk == tk or self._scope(d.chunk, head.start) != self._scope(d.chunk, tail.start):
+            return  # a fact lies within one section: its words on either side of a heading are not one statement
         d.facts.setdefault((hk, rel, tk), time)
         d.linked.add(frozenset((hk, tk)))
         if (r := self.ontology.relation(rel)) is not None:  # a singleton domain/range is a type hint
             for key, allowed in ((hk, r.domain), (tk, r.range)):
                 if len(allowed) == 1:
                     d.hints.setdefault(key, allowed[0])
+
+    @staticmethod
+    def _scope(chunk: _Chunk, offset: int) -> int:
+        return max(bisect_right(chunk.scopes, offset) - 1, 0)
 
     def _rule_type(self, name: str) -> str | None:
         t = rule_type(name)
@@ -305,8 +312,8 @@ class OfflineExtractor:
         assert self._dep is not None
         chunk = d.chunk
         ments = [m for sent in chunk.sentences for m in sent if m.kind != "class"]
-        topic = next((m for m in ments if m.kind == "name" and m.ref is None), None)
-        args = Arguments(chunk.doc, ments, topic, self._rule_type, self._topic_nouns(d, topic), self._noun_type)
+        args = Arguments(chunk.doc, ments, chunk.topics, self._rule_type,
+                         [self._topic_nouns(d, t) for t in chunk.topics], self._noun_type, chunk.scopes)
         by_patterns = set(d.linked)
         instance_of = self._rel("instance_of")
         classified = {h for h, r, _ in d.facts if r == instance_of}
@@ -365,8 +372,8 @@ class OfflineExtractor:
 
     # -- mentions ------------------------------------------------------------------------------
 
-    def _mentions(self, text: str, doc: Any = None) -> _Chunk:
-        chunk = _Chunk(text, doc=doc)
+    def _mentions(self, text: str, doc: Any = None, scopes: Sequence[int] = (0,)) -> _Chunk:
+        chunk = _Chunk(text, doc=doc, scopes=list(scopes))
         if doc is not None:
             sents = [(s.start_char, s.end_char) for s in doc.sents]
             found = [m for e in doc.ents if (m := spacy_mention(e, self.ontology)) is not None]
@@ -379,12 +386,18 @@ class OfflineExtractor:
             for s, e in sents:
                 ments += name_mentions(text, s, e, ments)
         ments.sort(key=lambda m: m.start)
-        topic = next((m for m in ments if m.kind == "name"), None)
+        chunk.topics = [None] * len(chunk.scopes)
+        body = [0] + [text.find("\n", o) % (len(text) + 1) for o in chunk.scopes[1:]]  # after heading lines
+        for m in reversed(ments):  # the first name of each scope's text (a heading names what it is about,
+            n = self._scope(chunk, m.start)  # but "Early life" is no one)
+            if m.kind == "name" and m.start >= body[n]:
+                chunk.topics[n] = m
         for n, (s, e) in enumerate(sents):
             sent = [m for m in ments if s <= m.start < e]
             head = text[s:e].lstrip()
+            ps = s + len(text[s:e]) - len(head)
+            topic = chunk.topics[self._scope(chunk, ps)]  # he/she: its own section's topic, else nothing
             if n and topic is not None and topic.start < s and (p := PRONOUN_SUBJECT.match(head)):
-                ps = s + len(text[s:e]) - len(head)
                 sent.insert(0, Mention(ps, ps + p.end(), p[0], "name", ref=topic))
             chunk.sentences.append(sent)
             chunk.starts.append(s)

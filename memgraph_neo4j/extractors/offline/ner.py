@@ -7,6 +7,7 @@ and quantities come from the regexes of ``memgraph_neo4j.extractors.typing``.
 from __future__ import annotations
 
 import re
+from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, Literal
 
@@ -18,8 +19,8 @@ if TYPE_CHECKING:
     from memgraph_neo4j.memory.ontology import Ontology
 
 __all__ = [
-    "PRONOUN_SUBJECT", "TITLES", "Kind", "Mention", "load_spacy", "name_mentions", "numeric_mentions", "sentences",
-    "spacy_mention",
+    "PRONOUN_SUBJECT", "TITLES", "Kind", "Mention", "load_spacy", "name_mentions", "numeric_mentions", "scope_starts",
+    "sentences", "spacy_mention",
 ]
 
 Kind = Literal["name", "date", "quantity", "class"]
@@ -71,7 +72,7 @@ class Mention:
     text: str
     kind: Kind
     label: str | None = None  # type from a rule or the NER label
-    ref: Mention | None = None  # He/She -> the chunk's first named entity
+    ref: Mention | None = None  # He/She -> its section's first named entity
 
     @property
     def target(self) -> Mention:
@@ -85,6 +86,15 @@ class Mention:
 def load_spacy() -> Any | None:
     """The pinned, hash-checked spaCy pipeline of the ``nlp`` extra, else None (never downloads)."""
     return load_pinned_model()
+
+
+_MARKDOWN_HEADING = re.compile(r"^#{1,6}[ \t]+\S", re.MULTILINE)
+
+
+def scope_starts(text: str, given: Sequence[int] = ()) -> list[int]:
+    """Where the scopes of a chunk start, 0 first: the section starts its reader found (`given`, char
+    offsets into the chunk) and Markdown heading lines. A pronoun or "the company" never reaches across one."""
+    return sorted({0, *(o for o in given if 0 < o < len(text)), *(m.start() for m in _MARKDOWN_HEADING.finditer(text))})
 
 
 def sentences(text: str) -> list[tuple[int, int]]:

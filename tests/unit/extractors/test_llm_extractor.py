@@ -104,7 +104,7 @@ def test_prompt_carries_ontology_stable_schemas_and_known_entities() -> None:
 
     [out] = ext.extract([chunk], guide)
 
-    assert out.ok and out.attempts == 1 and out.prompt_version == PROMPT_VERSION == "ext-v1"
+    assert out.ok and out.attempts == 1 and out.prompt_version == PROMPT_VERSION == "ext-v2"
     assert out.extraction.facts[0].head == "Marie Skłodowska-Curie"
     assert out.usage.prompt_tokens == 100 and out.usage.completion_tokens == 50
     assert out.usage.cost == pytest.approx(0.1 + 0.1)
@@ -383,3 +383,16 @@ def test_make_chat() -> None:
     with pytest.raises(TypeError, match="BaseChatModel"):
         make_chat("langchain", model="gpt-4o")
     assert make_chat("langchain", model=FakeListChatModel(responses=["{}"])).provider == "langchain"
+
+
+def test_prompt_marks_section_starts_and_bounds_references_by_them() -> None:
+    # HTML/DOCX text shows headings as plain lines: the prompt marks them, and its rules bound references
+    text = ("Ada Lovelace\n\nShe wrote an algorithm.\n\n## Grace Hopper\n\nGrace Hopper\n\n"
+            "She was born in New York City.")
+    item = ExtractionInput(passage_id="p", doc_id="d", text=text,
+                           scopes=[text.index("## Grace"), text.index("Grace Hopper\n\nShe"), 999])
+    system, user = build_prompt(item, ONTOLOGY, Guide())
+    assert "never across a heading" in system and "gives no fact" in system
+    assert user.endswith("Ada Lovelace\n\nShe wrote an algorithm.\n\n## Grace Hopper\n\n## Grace Hopper\n\n"
+                         "She was born in New York City.")
+    assert build_prompt(item.model_copy(update={"scopes": []}), ONTOLOGY, Guide())[1].endswith(text)
