@@ -7,7 +7,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from memgraph_neo4j.contracts import ExtractionState
-from memgraph_neo4j.repository.base import BATCH, Repository, store_rows
+from memgraph_neo4j.repository.base import BATCH, Repository
 from memgraph_neo4j.repository.batch import WriteBatch
 from memgraph_neo4j.store import GraphStore
 
