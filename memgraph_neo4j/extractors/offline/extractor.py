@@ -37,12 +37,11 @@ from memgraph_neo4j.extractors.offline.patterns import (
     NP_OF,
     NP_OF_SKIP,
     PLACE_NOUNS,
-    RANGE_END,
     RULES,
-    TIME_AFTER,
     class_phrase,
     comma_pairs,
     is_subject,
+    time_after,
 )
 from memgraph_neo4j.extractors.offline.spacy_model import load_pinned_model
 from memgraph_neo4j.extractors.typing import TypeAssigner, rule_type
@@ -297,15 +296,7 @@ class OfflineExtractor:
         r = self.ontology.relation(self._rel(rel))
         if r is None or not r.temporal or tail.kind == "date":
             return None
-        nxt = next((m for m in ments if m.start >= tail.end), None)
-        if nxt is None or nxt.kind != "date" or (lead := TIME_AFTER.fullmatch(text[tail.end : nxt.start])) is None:
-            return None
-        # the qualifier as the text says it (memory/timespan.py reads it): "until" is an end, not a start,
-        # and a range keeps both ends when the NER read them as two dates ("from 1975" "to 1979")
-        word = lead.group(1).lower()
-        if word in ("from", "between") and (end := RANGE_END.match(text, nxt.end)) is not None:
-            return (f"{word} " if word == "between" else "") + text[nxt.start : end.end()]
-        return f"until {nxt.text}" if word in ("until", "till") else nxt.text
+        return time_after(text, ments, tail)
 
     def _dependency_facts(self, d: _Draft) -> None:
         """Facts from the parse for the pairs the patterns left unlinked (the patterns are more precise)."""

@@ -198,3 +198,15 @@ def is_subject(text: str, sent_start: int, a: Mention, ments: list[Mention]) -> 
         return False  # "Manchester, England, designed by ...": England continues a place name
     return not prefix or prefix[-1] in ",(;:"
 
+
+def time_after(text: str, ments: list[Mention], tail: Mention) -> str | None:
+    """The qualifier of a date mention right after `tail` ("married Y in 1992"), as the text says it
+    (memory/timespan.py reads it): "until" is an end, not a start, and a range keeps both ends when the
+    NER read them as two dates ("from 1975" "to 1979")."""
+    nxt = next((m for m in ments if m.start >= tail.end), None)
+    if nxt is None or nxt.kind != "date" or (lead := TIME_AFTER.fullmatch(text[tail.end : nxt.start])) is None:
+        return None
+    word = lead.group(1).lower()
+    if word in ("from", "between") and (end := RANGE_END.match(text, nxt.end)) is not None:
+        return (f"{word} " if word == "between" else "") + text[nxt.start : end.end()]
+    return f"until {nxt.text}" if word in ("until", "till") else nxt.text
