@@ -33,7 +33,13 @@ def check_batch_size(batch_size: Any) -> None:
         raise ValueError(f"batch_size must be >= 1 (chunks per extraction batch), not {batch_size!r}")
 
 
+MAX_SPACE_CHARS = 255
+
+
 def check_space(space: Any) -> None:
-    """A space name is data in every statement, but also part of projection names: letters, digits, - and _."""
+    """A space name is data in every statement, but also part of projection names: letters, digits, - and _; at
+    most MAX_SPACE_CHARS, as it shares every index entry with a key (memory/normalize.MAX_INDEX_KEY_BYTES)."""
     if not isinstance(space, str) or not space or not space.replace("_", "").replace("-", "").isalnum():
         raise ValueError(f"space {space!r}: use letters, digits, '-' and '_' only")
+    if len(space) > MAX_SPACE_CHARS:
+        raise ValueError(f"space name of {len(space):,} characters: at most {MAX_SPACE_CHARS}; choose a shorter name")

@@ -13,7 +13,7 @@ from typing import Any
 
 from pydantic import BaseModel, ConfigDict, Field, model_validator
 
-from memgraph_neo4j.memory.normalize import content_hash
+from memgraph_neo4j.memory.normalize import MAX_INDEX_KEY_BYTES, content_hash
 
 __all__ = ["HEADING_SEPARATOR", "Document", "Location", "Provenance", "ReaderError", "Section", "TextBuilder",
            "sections_from"]
@@ -67,6 +67,9 @@ class Document(BaseModel):
     def _default_id(self) -> Document:
         if not self.id:
             self.id = content_hash(self.text)
+        if (size := len(self.id.encode("utf-8"))) > MAX_INDEX_KEY_BYTES:  # the document key's index entry
+            raise ValueError(f"document id of {size:,} bytes: at most {MAX_INDEX_KEY_BYTES:,} (an index key); "
+                             f"give a shorter id, or none to use the content hash")
         previous_end = 0
         for s in self.sections:
             if not previous_end <= s.start < s.end <= len(self.text):

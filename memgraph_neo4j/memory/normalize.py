@@ -15,8 +15,10 @@ if TYPE_CHECKING:  # the ontology module imports us; avoid the cycle at runtime
     from memgraph_neo4j.memory.ontology import Ontology
 
 __all__ = [
+    "MAX_INDEX_KEY_BYTES",
     "MAX_KEY_CHARS",
     "bounded_key",
+    "index_safe_key",
     "content_hash",
     "normalize_entity_name",
     "normalize_relation",
@@ -96,7 +98,7 @@ def normalize_type(text: str | None, ontology: Ontology | None = None) -> str:
         for candidate in candidates:
             if candidate in lookup:
                 return lookup[candidate]
-    return _camel(text) or "Thing"
+    return index_safe_key(_camel(text)) or "Thing"
 
 
 def normalize_entity_name(text: str) -> str:
@@ -114,7 +116,7 @@ def normalize_entity_name(text: str) -> str:
             s = inner  # "(band)" -> "band", but "(a) and (b)" stays
         s = s.lstrip(_LEAD_STRIP).rstrip(_TRAIL_STRIP).strip()
         if s == before:
-            return s
+            return index_safe_key(s)
 
 
 # An indexed key longer than this is cut and given a hash of the whole: a range index entry must stay under
@@ -127,6 +129,22 @@ def bounded_key(key: str) -> str:
     if len(key) <= MAX_KEY_CHARS:
         return key
     return key[:MAX_KEY_CHARS - 33] + "#" + content_hash(key)
+
+
+# A range index entry holds at most 8,167 bytes of a node's (space, key); a 13,897-character name failed its
+# whole batch ("Property value is too large to index ... property size: 13917"). Space names are at most 255
+# characters (validation.check_space), so keys up to this many bytes always fit, and every key that could be
+# stored before keeps its value.
+MAX_INDEX_KEY_BYTES = 7_500
+
+
+def index_safe_key(key: str) -> str:
+    """`key` itself while its UTF-8 fits an index entry; past MAX_INDEX_KEY_BYTES, its start and a hash of the
+    whole (still one key per text). Entity names (Alias ids) and type names (Type ids) go through it."""
+    data = key.encode("utf-8")
+    if len(data) <= MAX_INDEX_KEY_BYTES:
+        return key
+    return data[:MAX_INDEX_KEY_BYTES - 33].decode("utf-8", errors="ignore") + "#" + content_hash(key)
 
 
 def content_hash(*parts: str | bytes) -> str:

@@ -19,6 +19,7 @@ from memgraph_neo4j.api import MemoryGraph
 from memgraph_neo4j.cli.output import missing_space, space_names
 from memgraph_neo4j.config import Connection
 from memgraph_neo4j.extractors.llm import LLMExtractor
+from memgraph_neo4j.ingest.document import Document
 from memgraph_neo4j.llm import LangChainChat
 from memgraph_neo4j.llm.resilience import CircuitBreaker, CircuitOpenError
 from memgraph_neo4j.memory.ontology import load_ontology
@@ -106,6 +107,38 @@ def test_a_space_name_carrying_cypher(store, test_store, kept):
     message = "space \"x'}) DETACH DELETE n\": use letters, digits, '-' and '_' only"
     with pytest.raises(ValueError, match=f"^{re.escape(message)}$"):
         MemoryGraph(space="x'}) DETACH DELETE n", store=store, embedder=None)
+    assert snapshot(test_store, kept[0]) == kept[1]
+
+
+LONG_NAME = "Zorblax " + " ".join(f"w{i}" for i in range(2500))  # 13,897 characters, past an index entry's 8,167 bytes
+LONG_TYPE = "Zq " * 6000
+
+
+def test_names_and_types_past_an_index_entry(store, test_store, kept, space):
+    """An entity or type name over the ~8 KB a range index entry holds (a model can return one) failed its whole
+    batch with "Property value is too large to index" (alias_key, type_key). Its key is now its start and a hash of
+    the whole: the entity keeps its name, the same names ingested again find it, and entity_ids resolves it."""
+    script = {"LONG": [(LONG_NAME, "works for", "Analytical Society", LONG_TYPE, "Organization")]}
+    with memory_of(store, space, extractor=ScriptedExtractor(script)) as memory:
+        first = memory.ingest("LONG a passage whose model named an entity at length.", progress=False)
+        before = snapshot(test_store, space)
+        again = memory.ingest("LONG the same names in another passage.", progress=False)
+        ids = memory.entity_ids([LONG_NAME, LONG_NAME.upper()])
+    assert (first.failed, first.facts, again.failed, again.entities_new) == (0, 1, 0, 0)
+    after = snapshot(test_store, space)
+    assert after["node:Entity"] == before["node:Entity"] and after["node:Alias"] == before["node:Alias"]
+    assert ids[LONG_NAME] is not None and ids[LONG_NAME] == ids[LONG_NAME.upper()]  # one key per name, as before
+    [head] = [f["head"] for f in test_store.read("facts_by_relation", space=space)]
+    assert head == LONG_NAME  # stored whole; only its key is bounded
+    assert snapshot(test_store, kept[0]) == kept[1]
+
+
+def test_ids_and_space_names_past_an_index_entry(store, test_store, kept):
+    with pytest.raises(ValueError, match=r"document id of 9,000 bytes: at most 7,500 \(an index key\); give a "
+                                         r"shorter id, or none to use the content hash"):
+        Document(id="d" * 9000, text="A document whose caller gave it a long id.")
+    with pytest.raises(ValueError, match="^space name of 256 characters: at most 255; choose a shorter name$"):
+        MemoryGraph(space="s" * 256, store=store, embedder=None)
     assert snapshot(test_store, kept[0]) == kept[1]
 
 

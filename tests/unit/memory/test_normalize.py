@@ -4,7 +4,14 @@ from __future__ import annotations
 
 import pytest
 
-from memgraph_neo4j.memory.normalize import content_hash, normalize_entity_name, normalize_relation, normalize_type
+from memgraph_neo4j.memory.normalize import (
+    MAX_INDEX_KEY_BYTES,
+    content_hash,
+    index_safe_key,
+    normalize_entity_name,
+    normalize_relation,
+    normalize_type,
+)
 from memgraph_neo4j.memory.ontology import Ontology, load_ontology
 
 
@@ -62,3 +69,14 @@ def test_content_hash() -> None:
     assert h != content_hash("a", "bc")
     assert content_hash("a", "") != content_hash("a") != content_hash("", "a")
     assert content_hash("x") == content_hash(b"x")
+
+
+def test_keys_past_an_index_entry_are_bounded_by_bytes_and_stay_one_per_name():
+    short = "ada lovelace " * 500  # 6,500 bytes: a key that could be stored before keeps its value
+    assert index_safe_key(short) == short and normalize_entity_name(short) == short.strip()
+    long_ = "\u00e9" * 5000  # 10,000 bytes in UTF-8: cut between characters, never inside one
+    key = index_safe_key(long_)
+    assert len(key.encode("utf-8")) <= MAX_INDEX_KEY_BYTES and key.startswith("\u00e9" * 3000)
+    assert key != index_safe_key(long_ + "x") and key == index_safe_key("\u00e9" * 5000)
+    assert normalize_entity_name("Zorblax " + long_) == index_safe_key("zorblax " + long_)
+    assert len(normalize_type("Zq " * 6000).encode("utf-8")) <= MAX_INDEX_KEY_BYTES
