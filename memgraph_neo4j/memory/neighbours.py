@@ -259,6 +259,9 @@ class ExactEntityLookup:
     def lookup_aliases(self, keys: list[str]) -> list[AliasHit]:
         return self.repository.lookup_aliases(keys)
 
+    def entity_names(self, ids: list[str]) -> dict[str, str]:
+        return self.repository.entity_names(ids)
+
     def entity_neighbors(self, rows: list[VectorQuery], fetch: int, min_cosine: float) -> list[Neighbor]:
         copy = self.vectors.current()
         if copy is None:

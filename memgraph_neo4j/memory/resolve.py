@@ -3,6 +3,8 @@
 Order: (1) exact normalised-name match through stored Alias nodes; (2) embedding similarity to a
 stored entity of a compatible type (vector index, cosine >= merge threshold); (3) similarity to
 another new name of the same batch; (4) a new entity whose id is the hash of its normalised name.
+Steps 2-3 merge only names that state the same values (memory/values.py: "June 8, 1969" is not
+"December 4, 1969", nor "Louis I" "Louis II", though their embeddings are that close).
 In "link" mode steps 2-3 do not merge but return SAME_AS pairs.
 
 With `bridge=(k, threshold)` it also gives stage IV's SIMILAR edges of the new entities, from the same
@@ -21,6 +23,7 @@ from typing import Protocol
 import numpy as np
 
 from memgraph_neo4j.memory.normalize import content_hash, normalize_entity_name
+from memgraph_neo4j.memory.values import same_values
 from memgraph_neo4j.repository.entities import AliasHit, EntityRow, Neighbor, SimilarEdge, VectorQuery
 
 GENERIC_TYPE = "Thing"
@@ -80,6 +83,8 @@ class EntityLookup(Protocol):
 
     def entity_neighbors(self, rows: list[VectorQuery], fetch: int, min_cosine: float) -> list[Neighbor]: ...
 
+    def entity_names(self, ids: list[str]) -> dict[str, str]: ...
+
 
 def _nearest(candidates: list[tuple[float, str]], k: int) -> list[tuple[float, str]]:
     """The k best (cosine, neighbour) pairs, ties to the lower id, each neighbour once."""
@@ -130,21 +135,27 @@ def resolve_mentions(stored: EntityLookup, mentions: list[Mention], embedder=Non
 
     vectors: dict[str, np.ndarray] = {}
     near: dict[str, list[tuple[float, str]]] = defaultdict(list)  # key -> stored entities for bridging
+    def surface(key: str) -> str:  # the name as written most often (keys are case-folded: "Louis II")
+        return surfaces[key].most_common(1)[0][0]
+
     if embedder is not None:
-        names = [surfaces[k].most_common(1)[0][0] for k in pending]
+        names = [surface(k) for k in pending]
         matrix = embedder.embed_documents(names)
         vectors = {k: matrix[i] for i, k in enumerate(pending)}
         # (2) similar stored entity of a compatible type; the same read finds bridging's neighbours
         queries = [VectorQuery(f"key:{k}", vectors[k].tolist()) for k in pending]
         best: dict[str, Neighbor] = {}
         fetch, floor = (max(20, 3 * bridge[0]), min(merge_threshold, bridge[1])) if bridge else (20, merge_threshold)
+        close: list[tuple[str, Neighbor]] = []
         for hit in stored.entity_neighbors(queries, fetch=fetch, min_cosine=floor):
             key = hit.id[4:]
             if bridge and hit.cosine >= bridge[1]:
                 near[key].append((hit.cosine, hit.neighbor))
-            if hit.cosine < merge_threshold:
-                continue
-            if key not in best and types_compatible(pick_type(types[key]), hit.type):
+            if hit.cosine >= merge_threshold and types_compatible(pick_type(types[key]), hit.type):
+                close.append((key, hit))
+        stored_names = stored.entity_names(sorted({hit.neighbor for _, hit in close})) if close else {}
+        for key, hit in close:  # best first; a name stating other values (dates, numbers) is no merge
+            if key not in best and same_values(surface(key), stored_names.get(hit.neighbor, "")):
                 best[key] = hit
         for key, hit in best.items():
             if mode == "merge":
@@ -170,7 +181,8 @@ def resolve_mentions(stored: EntityLookup, mentions: list[Mention], embedder=Non
             for j in np.argsort(-row)[:8]:
                 if row[j] < merge_threshold:
                     break
-                if types_compatible(own_type, entities[root_ids[j]].type):
+                root = entities[root_ids[j]]
+                if types_compatible(own_type, root.type) and same_values(surface(key), root.name):
                     target = (root_ids[j], float(row[j]))
                     break
         if target and mode == "merge":

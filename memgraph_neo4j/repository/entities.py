@@ -73,6 +73,10 @@ class EntityRepository(Repository):
                                min_cosine=min_cosine)
         return [Neighbor(h["id"], h["neighbor"], h["type"], h["cosine"]) for h in hits]
 
+    def entity_names(self, ids: list[str]) -> dict[str, str]:
+        """The canonical name of each stored entity of these ids (unknown ids are left out)."""
+        return {r["id"]: r["name"] for r in self.store.read("memory/entity_names", space=self.space, ids=ids)}
+
     def entity_vectors(self) -> tuple[list[str], list[str], list[list[float] | None]]:
         """(ids, types, embeddings) of the entities of the space that have an embedding, in id order."""
         rows = self.store.read("memory/entity_vectors", space=self.space)

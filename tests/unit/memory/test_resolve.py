@@ -27,14 +27,17 @@ class FakeEntities:
     """Stored entities: alias keys -> (entity id, type), entity id -> (type, vector)."""
 
     def __init__(self, aliases: dict[str, tuple[str, str]] | None = None,
-                 stored: dict[str, tuple[str, np.ndarray]] | None = None) -> None:
-        self.aliases, self.stored = aliases or {}, stored or {}
+                 stored: dict[str, tuple[str, np.ndarray]] | None = None, names: dict[str, str] | None = None) -> None:
+        self.aliases, self.stored, self.names = aliases or {}, stored or {}, names or {}
         self.alias_calls: list[list[str]] = []
         self.neighbor_calls: list[list[VectorQuery]] = []
 
     def lookup_aliases(self, keys: list[str]) -> list[AliasHit]:
         self.alias_calls.append(list(keys))
         return [AliasHit(k, *self.aliases[k]) for k in keys if k in self.aliases]
+
+    def entity_names(self, ids: list[str]) -> dict[str, str]:  # "E-obama" is named "Obama" unless told otherwise
+        return {i: self.names.get(i, i.removeprefix("E-").capitalize()) for i in ids if i in self.stored}
 
     def entity_neighbors(self, rows: list[VectorQuery], fetch: int, min_cosine: float) -> list[Neighbor]:
         self.neighbor_calls.append(list(rows))
@@ -146,3 +149,28 @@ def test_most_frequent_spelling_of_one_key_names_the_entity():
     (entity,) = res.entities.values()
     assert entity.name == "Ada Lovelace" and entity.aliases == {"Ada Lovelace", "ada lovelace"}
     assert entity.embedding is None and entity.is_new
+
+
+DEC_4 = unit(1.0, 0.0, 0.0)
+JUNE_8 = unit(1.0, 0.12, 0.0)  # cosine 0.993: MiniLM puts dates of one year this close
+
+
+def test_a_similar_name_stating_other_values_is_not_merged():
+    """Found on a 6k-passage build: "June 8, 1969" merged into "December 4, 1969" (cosine >= 0.9), and every
+    fact with the later date took the earlier one. Stored and within the batch, dates, numbers and regnal
+    numerals must agree for a similarity merge; the same date written another way still merges."""
+    stored = FakeEntities(stored={"E-dec": ("Date", DEC_4), "E-louis": ("Person", OBAMA)},
+                          names={"E-dec": "December 4, 1969", "E-louis": "Louis I"})
+    embedder = FakeEmbedder({"June 8, 1969": JUNE_8, "4 December 1969": JUNE_8, "Louis II": NEAR_OBAMA,
+                             "Louis the First": NEAR_OBAMA})
+    mentions = [Mention(n, t, "p1") for n, t in [("June 8, 1969", "Date"), ("4 December 1969", "Date"),
+                                                 ("Louis II", "Person"), ("Louis the First", "Person")]]
+    res = resolve_mentions(stored, mentions, embedder, merge_threshold=0.9)
+    assert res.by_key["june 8, 1969"] == content_hash("june 8, 1969")  # a new entity of its own
+    assert res.by_key["4 december 1969"] == "E-dec"
+    assert res.by_key["louis ii"] == content_hash("louis ii") and res.by_key["louis the first"] == "E-louis"
+    dates = [Mention("1 March 1990", "Date", "p1"), Mention("1 March 1990", "Date", "p2"),
+             Mention("2 March 1990", "Date", "p3")]
+    batch = resolve_mentions(FakeEntities(), dates, FakeEmbedder({"1 March 1990": DEC_4, "2 March 1990": JUNE_8}),
+                             merge_threshold=0.9)
+    assert len(set(batch.by_key.values())) == 2  # the batch's second date is not merged into its first
