@@ -16,6 +16,10 @@ Conventions (GDS's, stated here so the numbers can be checked by hand):
   key) equals another entity's; entities without a name collide with nothing;
 - near-duplicate rate = share of all entities (embedded or not) with another entity of the space at
   cosine >= the threshold among its nearest neighbours in the `entity_embedding` index;
+- value fidelity: of the facts (retracted aside) whose head, tail or time states a number, those none of
+  whose evidence passages states every number and month the fact states (memory/values.py: thousands
+  separators and leading zeros dropped, month names and abbreviations as one month). A merge that
+  rewrote a value ("June 8, 1969" into "December 4, 1969") shows here; so does an extractor's misreading;
 - an empty space gives zeros (no GDS projection is made), never an error.
 """
 
@@ -26,8 +30,9 @@ from collections import Counter
 from dataclasses import dataclass, field
 
 from memgraph_neo4j.memory.normalize import normalize_entity_name
+from memgraph_neo4j.memory.values import fact_values, values_in
 from memgraph_neo4j.repository.conflicts import ConflictRepository
-from memgraph_neo4j.repository.health import HealthRepository
+from memgraph_neo4j.repository.health import FactWithValues, HealthRepository
 from memgraph_neo4j.repository.stats import StatsRepository
 from memgraph_neo4j.store import GraphStore
 
@@ -54,6 +59,9 @@ class GraphHealth:
     schemas_by_state: dict[str, int] = field(default_factory=dict)
     conflicts: dict[str, dict[str, int]] = field(default_factory=dict)  # type -> status -> count
     facts_without_evidence: int = 0  # must be 0
+    facts_with_values: int = 0  # facts stating a number (head, tail or time)
+    values_unstated: int = 0  # of those, facts whose numbers no evidence passage states
+    values_unstated_examples: list[str] = field(default_factory=list)  # the first few, "head | relation | tail"
     degree_distribution: dict[int, int] = field(default_factory=dict)  # degree -> entities
 
 
@@ -64,6 +72,16 @@ def duplicate_name_share(names: list[str | None]) -> float:
     keys = [normalize_entity_name(n) if n else "" for n in names]
     counts = Counter(k for k in keys if k)
     return sum(1 for k in keys if k and counts[k] > 1) / len(names)
+
+
+def value_fidelity(facts: list[FactWithValues], examples: int = 5) -> tuple[int, int, list[str]]:
+    """(facts stating values, facts whose values no evidence passage states, the first `examples` of those)."""
+    unstated = []
+    for f in facts:
+        values = fact_values(f.head, f.tail, f.time or "")
+        if values and not any(values_in(values, text or "") for text in f.texts):
+            unstated.append(f"{f.head} | {f.relation} | {f.tail}" + (f" ({f.time})" if f.time else ""))
+    return len(facts), len(unstated), unstated[:examples]
 
 
 def graph_health(store: GraphStore, space: str, near_duplicate_threshold: float = 0.95) -> GraphHealth:
@@ -86,6 +104,8 @@ def graph_health(store: GraphStore, space: str, near_duplicate_threshold: float 
         conflicts=conflicts,
         facts_without_evidence=health.facts_without_evidence(),
     )
+    report.facts_with_values, report.values_unstated, report.values_unstated_examples = value_fidelity(
+        health.facts_with_values())
     if not counts.entities:
         return report
 

@@ -48,7 +48,9 @@ def health_lines(health: dict[str, Any]) -> list[str]:
                                                   f"{health['near_duplicate_rate']:.4f}"),
             ("schemas by state", ", ".join(f"{k} {v}" for k, v in sorted(health["schemas_by_state"].items()))),
             ("conflicts", conflicts or "none"),
-            ("facts without evidence (must be 0)", health["facts_without_evidence"])]
+            ("facts without evidence (must be 0)", health["facts_without_evidence"]),
+            ("facts whose numbers no evidence states", f"{health.get('values_unstated', 0)} of "
+                                                       f"{health.get('facts_with_values', 0)} stating numbers")]
     return ["| measure | value |", "|---|---|", *(f"| {k} | {v} |" for k, v in rows)]
 
 

@@ -23,6 +23,17 @@ class EntityName:
 
 
 @dataclass(frozen=True, slots=True)
+class FactWithValues:
+    id: str
+    head: str
+    relation: str
+    tail: str
+    time: str | None
+    state: str
+    texts: list[str]  # its evidence passages' texts
+
+
+@dataclass(frozen=True, slots=True)
 class NearDuplicateCount:
     embedded: int  # entities with an embedding
     near: int  # of those, with another entity of the space at cosine >= the threshold
@@ -42,6 +53,12 @@ class HealthRepository(Repository):
     def facts_without_evidence(self) -> int:
         return self.store.read("health/facts_without_evidence", space=self.space,
                                retracted=str(FactState.RETRACTED))[0]["facts"]
+
+    def facts_with_values(self, passages: int = 20) -> list[FactWithValues]:
+        """Facts (retracted aside) whose head, tail or time holds a digit, with their evidence texts."""
+        return [FactWithValues(r["id"], r["head"], r["relation"], r["tail"], r["time"], r["state"], r["texts"])
+                for r in self.store.read("health/fact_values", space=self.space, passages=passages,
+                                         retracted=str(FactState.RETRACTED))]
 
     def entity_names(self) -> list[EntityName]:
         return [EntityName(r["id"], r["name"]) for r in self.store.read("health/entity_names", space=self.space)]
