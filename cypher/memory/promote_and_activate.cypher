@@ -1,7 +1,7 @@
 // Algorithm 1, stage II, in one transaction (a kill cannot leave a schema promoted with its facts
 // still pending): the bar is $threshold, else (percentile rule) one above the frequency at $percentile
 // of the undeclared schemas with support (at frequency 0 only retracted facts are left), else 1;
-// candidates at or above it become stable (stable is never demoted);
+// candidates at or above it become stable (a stable one below it is demoted after: `below`);
 // then the facts written since the last promotion (Unpromoted) whose schema is stable, and every
 // pending fact of a schema promoted now, become active and Unchecked (adjudication scans those); then
 // the Unpromoted marks go. The schema_promotion index makes the candidate MATCH a seek, and the
@@ -18,7 +18,7 @@ CALL () {
 OPTIONAL MATCH (s:Schema {space: $space, state: $candidate})
 WHERE s.frequency >= min_frequency AND ($open OR coalesce(s.declared, false))
 SET s.state = $stable, s.promoted_at = datetime(), s.changed = coalesce($stamp, s.changed)
-WITH collect(s) AS promoted
+WITH min_frequency, collect(s) AS promoted
 CALL (promoted) {
   CALL (promoted) {
     MATCH (f:Unpromoted:Fact {space: $space})-[:INSTANCE_OF]->(:Schema {state: $stable})
@@ -37,4 +37,7 @@ CALL () {
   MATCH (f:Unpromoted:Fact {space: $space})
   REMOVE f:Unpromoted
 }
-RETURN size(promoted) AS promoted, activated
+// below: stable schemas now under the bar (the percentile's cutoff rose): the writer demotes them next
+// (memory/promotion.demote_below_bar), so that no order of ingests keeps what a clean build would not
+RETURN size(promoted) AS promoted, activated,
+       COUNT { MATCH (b:Schema {space: $space, state: $stable}) WHERE $open AND b.frequency < min_frequency } AS below

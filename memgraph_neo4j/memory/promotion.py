@@ -2,12 +2,21 @@
 
 A schema's frequency is the number of distinct passages supporting its facts. The ontology's rule
 gives the bar: a fixed threshold tau, or "drop the lowest p %" of the undeclared schemas (promote
-what lies strictly above the frequency at that percentile). Stable is never demoted; facts of
-stable schemas become active, also those written before the promotion. A schema a refine verdict
-creates (born_in_broader) follows the same rule when the verdict is applied (adjudication/refined_schemas).
+what lies strictly above the frequency at that percentile). Facts of stable schemas become active,
+also those written before the promotion. A schema a refine verdict creates (born_in_broader) follows
+the same rule when the verdict is applied (adjudication/refined_schemas).
+
+Stable follows the bar both ways (open world): the percentile's cutoff rises as a space grows (a
+first document with only declared schemas has no cutoff: bar 1), and a retraction takes support
+away, so a stable schema under the bar goes back to candidate (`demote_below_bar`), its facts to
+pending and their conflicts closed, as a clean build of the same documents leaves them. Before, stable
+was never demoted, and which schemas were stable depended on the order documents came in (found by
+tests/integration/test_chaos.py). A strict ontology's declared schemas are stable by declaration.
 """
 
 from __future__ import annotations
+
+from dataclasses import dataclass, field
 
 from memgraph_neo4j.memory.ontology import Ontology
 from memgraph_neo4j.repository.facts import FactRepository
@@ -43,3 +52,38 @@ def promote(facts: FactRepository, ontology: Ontology, full: bool = False) -> tu
     if full:
         activated += facts.activate_facts()
     return promoted, activated
+
+
+# rounds of closing conflicts before the demotion: undoing a verdict moves support (a refine's fact back to
+# its schema), which can move the bar once more; one round sufficed in every test and run measured
+ROUNDS = 3
+
+
+@dataclass
+class Demotion:
+    conflicts: int = 0  # closed as obsolete, their verdicts undone
+    schemas: int = 0  # stable -> candidate
+    facts: int = 0  # active -> pending
+    versions: list[int] = field(default_factory=list)  # the memory versions its stamped transactions made
+
+
+def demote_below_bar(facts: FactRepository, ontology: Ontology) -> Demotion:
+    """Stable schemas under the bar back to candidate: first the conflicts of their facts close (verdicts
+    undone, the conflicts' other active facts queued for a new check), then the schemas and their active
+    facts go back (candidate, pending). Nothing under the bar: one read, no write."""
+    out = Demotion()
+    open_world = ontology.mode == "open"
+    bar = min_frequency(facts, ontology)
+    if not open_world or not facts.stable_below(bar, open_world):
+        return out
+    for _ in range(ROUNDS):
+        ids, schemas = facts.demotion_conflicts(bar, open_world)
+        if not ids:
+            break
+        closed, version = facts.close_conflicts(ids, schemas)
+        out.conflicts += closed
+        out.versions.append(version)
+        bar = min_frequency(facts, ontology)
+    out.schemas, out.facts, version = facts.demote_below_bar(bar, open_world)
+    out.versions.append(version)
+    return out

@@ -7,12 +7,12 @@
    and adjudication. Conflicts involving one are closed as `obsolete`, their applied verdicts undone
    first (a fact discarded because a retracted one won is back in), and the active facts of those
    conflicts are queued (Unchecked) for the conflict check the caller runs next.
-3. The marked schemas' frequency (distinct supporting passages) is recounted; a stable one that
-   fell below the promotion bar (tau, or the percentile rule's cutoff recomputed now) goes back to
-   `candidate` and its active facts to `pending`. This is the one case where stable is demoted, and
-   only schemas that lost support are: a percentile cutoff that moved does not demote others. No active
-   fact stays under a marked candidate (an undone refine may bring one back there). A strict
-   ontology's declared schemas are stable by declaration and stay so.
+3. The marked schemas' frequency (distinct supporting passages) is recounted; every stable schema
+   below the promotion bar (tau, or the percentile rule's cutoff recomputed now) goes back to
+   `candidate` and its active facts to `pending`, the conflicts of those facts closed as obsolete
+   first (memory/promotion.demote_below_bar): a clean build of the remaining documents never checked
+   them. No active fact stays under a marked candidate (an undone refine may bring one back there).
+   A strict ontology's declared schemas are stable by declaration and stay so.
 4. Marked entities that nothing live grounds any more (no mention, no fact but retracted ones) are
    deleted with their aliases: otherwise the extraction guide would keep offering their names, and
    the entity index and the PPR projection (through SIMILAR and type edges) would keep returning
@@ -38,7 +38,7 @@ from pydantic import BaseModel
 
 from memgraph_neo4j.contracts import AdjudicationReport
 from memgraph_neo4j.memory.ontology import Ontology
-from memgraph_neo4j.memory.promotion import min_frequency
+from memgraph_neo4j.memory.promotion import demote_below_bar, min_frequency
 from memgraph_neo4j.repository.documents import DocumentRepository
 from memgraph_neo4j.repository.facts import FactRepository
 
@@ -77,8 +77,14 @@ def retract_documents(documents: DocumentRepository, facts: FactRepository, onto
     report.conflicts_obsolete, report.facts_retracted, report.facts_rechecked = \
         documents.close_conflicts_and_retract()
     report.schemas_recounted = documents.recount_schemas()
+    # every stable schema under the bar (the percentile's cutoff may have risen too), its conflicts closed first
+    demotion = demote_below_bar(facts, ontology)
+    report.conflicts_obsolete += demotion.conflicts
+    report.schemas_demoted, report.facts_deactivated = demotion.schemas, demotion.facts
     if ontology.mode == "open":  # strict: declared schemas are stable by declaration, not by support
-        report.schemas_demoted, report.facts_deactivated = documents.demote_schemas(min_frequency(facts, ontology))
+        schemas, pending = documents.demote_schemas(min_frequency(facts, ontology))  # marked candidates' facts
+        report.schemas_demoted += schemas
+        report.facts_deactivated += pending
     report.entities_deleted, report.aliases_deleted = documents.delete_orphans()
     documents.unmark()
     report.documents, report.version = documents.delete_documents(doc_ids)

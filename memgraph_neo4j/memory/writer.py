@@ -17,7 +17,7 @@ from memgraph_neo4j.memory.facts import fact_rows, mentions_of, relation_words
 from memgraph_neo4j.memory.lease import version_under_lease
 from memgraph_neo4j.memory.neighbours import ExactEntityLookup, SpaceVectors
 from memgraph_neo4j.memory.ontology import Ontology
-from memgraph_neo4j.memory.promotion import promote, promotion_bar
+from memgraph_neo4j.memory.promotion import Demotion, demote_below_bar, promote, promotion_bar
 from memgraph_neo4j.memory.resolve import resolve_mentions
 from memgraph_neo4j.memory.title_keys import title_key
 from memgraph_neo4j.repository.batch import WriteBatch, WriteConflict
@@ -39,6 +39,7 @@ class BatchReport:
     failed: int = 0
     promoted: int = 0
     activated: int = 0
+    demoted: int = 0  # stable schemas the bar left behind, back to candidate (memory/promotion.demote_below_bar)
     bridges: int = 0
 
 
@@ -185,8 +186,10 @@ class MemoryWriter:
             batch, promotion = statements(fast=False)
             results = batch.commit()
         if promotion is not None:
-            report.promoted, report.activated = (results[promotion][0]["promoted"],
-                                                 results[promotion][0]["activated"])
+            row = results[promotion][0]
+            report.promoted, report.activated = row["promoted"], row["activated"]
+            if row["below"]:  # the percentile's cutoff rose over stable schemas
+                report.demoted = self.demote().schemas
         return report
 
     # ----- stage II: promotion -----------------------------------------------------------------
@@ -198,9 +201,23 @@ class MemoryWriter:
         results = batch.commit()
         self.lookup.vectors.advanced(batch.version)  # states changed, no vector: the copies hold it all
         self.fact_vectors.advanced(batch.version)
+        if results[index][0]["below"]:
+            self.demote()
         return results[index][0]["promoted"], results[index][0]["activated"]
 
     def promote(self, full: bool = False) -> tuple[int, int]:
-        """Recount schema support, promote candidates, activate facts. Returns (promoted, activated).
-        Only the schemas and facts written since the last promotion are looked at, unless `full`."""
-        return promote(self.facts, self.ontology, full=full)
+        """Recount schema support, promote candidates, activate facts, demote what the bar left behind.
+        Returns (promoted, activated). Only the schemas and facts written since the last promotion are
+        looked at, unless `full`."""
+        done = promote(self.facts, self.ontology, full=full)
+        self.demote()
+        return done
+
+    def demote(self) -> Demotion:
+        """Stable schemas under the promotion bar back to candidate, their conflicts closed first
+        (memory/promotion.demote_below_bar)."""
+        done = demote_below_bar(self.facts, self.ontology)
+        for version in done.versions:  # states changed, no vector: the copies hold it all
+            self.lookup.vectors.advanced(version)
+            self.fact_vectors.advanced(version)
+        return done

@@ -6,7 +6,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from datetime import datetime
 
-from memgraph_neo4j.contracts import FactState, SchemaState
+from memgraph_neo4j.contracts import ConflictStatus, FactState, SchemaState
 from memgraph_neo4j.repository.base import BATCH, Repository, store_rows
 from memgraph_neo4j.repository.batch import WriteBatch
 
@@ -163,6 +163,38 @@ class FactRepository(Repository):
         row = self.store.write("memory/promote_and_activate", space=self.space, stamp=None,
                                **promotion_params(threshold, percentile, open_world))[0]
         return row["promoted"], row["activated"]
+
+    # ----- demotion (memory/promotion.demote_below_bar) ----------------------------------------
+    def stable_below(self, min_frequency: int, open_world: bool) -> int:
+        """Stable schemas under the bar (open world; a strict ontology's stay stable by declaration)."""
+        return self.store.read("memory/stable_below_bar", space=self.space, min_frequency=min_frequency,
+                               open=open_world, stable=SchemaState.STABLE.value)[0]["schemas"]
+
+    def demotion_conflicts(self, min_frequency: int, open_world: bool) -> tuple[list[str], list[str]]:
+        """(the open conflicts of facts of stable schemas under the bar, the schemas whose support undoing
+        their verdicts moves)."""
+        rows = self.store.read("memory/demotion_conflicts", space=self.space, min_frequency=min_frequency,
+                               open=open_world, stable=SchemaState.STABLE.value,
+                               obsolete=ConflictStatus.OBSOLETE.value)
+        return [r["id"] for r in rows], sorted({s for r in rows for s in r["schemas"]})
+
+    def close_conflicts(self, ids: list[str], schemas: list[str]) -> tuple[int, int | None]:
+        """One stamped transaction: the conflicts' verdicts undone and the conflicts obsolete, the schemas
+        recounted, the conflicts' active facts queued for a new check. (conflicts closed, memory version)."""
+        batch = WriteBatch(self.store, self.space, stamped=True)
+        closed = batch.add("adjudication/revert_conflicts", ids=ids, status=ConflictStatus.OBSOLETE.value)
+        batch.add("memory/recount_schemas", ids=schemas)
+        batch.add("memory/retract_recheck", ids=ids, active=FactState.ACTIVE.value)
+        results = batch.commit()
+        return results[closed][0]["reverted"], batch.version
+
+    def demote_below_bar(self, min_frequency: int, open_world: bool) -> tuple[int, int, int | None]:
+        """One stamped transaction: stable schemas under the bar to candidate, their active facts to pending.
+        (schemas demoted, facts made pending, memory version)."""
+        batch = WriteBatch(self.store, self.space, stamped=True)
+        index = batch.add("memory/demote_below_bar", min_frequency=min_frequency, open=open_world, **_STATES)
+        row = batch.commit()[index][0]
+        return row["schemas"], row["facts"], batch.version
 
     def activate_facts(self) -> int:
         """Every pending fact of a stable schema becomes active (the full pass); returns how many."""

@@ -45,13 +45,11 @@ CHILD = Path(__file__).with_name("chaos_child.py")
 REVIEWS = ("accept", "keep", "reject", "revert")  # keep: accept, keeping one fact of the conflict
 STATS: Counter = Counter()  # what the runs did (printed with -s): a kill that never landed tests nothing
 
-# A finding of this test, open: under the shipped percentile rule, which schemas are stable depends on
-# the ingest history (the cutoff is taken over what the space holds at each batch, and stable is never
-# demoted: ingest [microsoft.md] then [a MuSiQue passage] promotes 5 schemas a clean build of both leaves
-# candidate). The chaos test therefore promotes by a fixed tau (FIXED_TAU), under which support only grows
-# with ingest, so the history cannot matter; MEMGRAPH_CHAOS_THRESHOLD=percentile runs the shipped rule.
-PROMOTION_HISTORY_INDEPENDENT = False
-FIXED_TAU = 2
+# The sequences run under the shipped promotion rule (the percentile's cutoff), which this test found
+# history-dependent: the cutoff is taken over what the space holds at each batch, and stable was never
+# demoted, so ingest [microsoft.md] then [a MuSiQue passage] kept 5 schemas stable that a clean build of
+# both leaves candidate. Stable now follows the bar both ways (memory/promotion.demote_below_bar).
+# MEMGRAPH_CHAOS_THRESHOLD=2 runs them under a fixed tau instead.
 
 
 def _env(connection) -> dict[str, str]:
@@ -318,7 +316,7 @@ def run_chaos(references, store, test_store, neo4j_connection, full: bool, toler
 
 def test_chaos_space_equals_a_clean_build_of_its_surviving_documents(references, store, test_store,
                                                                      neo4j_connection):
-    threshold = os.environ.get("MEMGRAPH_CHAOS_THRESHOLD", str(FIXED_TAU))  # "percentile": the shipped rule
+    threshold = os.environ.get("MEMGRAPH_CHAOS_THRESHOLD", "percentile")  # the shipped rule, or a fixed tau
     run_chaos(references, store, test_store, neo4j_connection, full=True, tolerance=STRICT_TOLERANCE,
               threshold=None if threshold == "percentile" else int(threshold))
 
@@ -354,14 +352,13 @@ def test_schemas_a_retraction_left_without_support_do_not_lower_the_promotion_cu
     assert sequence_equals_clean_build(references, store, test_store, steps, (3, 2, 0)) == []
 
 
-@pytest.mark.xfail(not PROMOTION_HISTORY_INDEPENDENT, strict=False, reason="finding: percentile promotion depends "
-                   "on the ingest history (see PROMOTION_HISTORY_INDEPENDENT)")
 def test_the_percentile_rule_promotes_as_a_clean_build_does(references, store, test_store):
     """microsoft.md alone has only declared schemas: no undeclared schema to take the percentile of, so the
     bar is 1 and all of them become stable; a clean build with the MuSiQue passage "Journal of Mathematical
     Physics" (undeclared co_occurs_with schemas, frequency 1) takes the cutoff over those (bar 2) and leaves
-    microsoft.md's schemas candidate and their facts pending. Stable is never demoted, so the space keeps
-    what its first ingest promoted."""
+    microsoft.md's schemas candidate and their facts pending. Before, stable was never demoted, so the
+    space kept what its first ingest promoted; now the second ingest demotes them (and closes their facts'
+    temporal conflict, which the clean build never detects)."""
     steps = [("ingest", [4]), ("ingest", [6])]
     assert sequence_equals_clean_build(references, store, test_store, steps, (4, 6)) == []
 
@@ -385,4 +382,4 @@ def test_a_dismissed_conflict_of_a_retracted_fact_is_closed(references, store, t
 def test_reviews_then_retraction_equal_a_clean_build_with_the_reviews(references, store, test_store, steps, order):
     """The accept (with and without a kept fact) and revert paths in fixed sequences: the random draws reach them
     seldom (10 sequences in CI)."""
-    assert sequence_equals_clean_build(references, store, test_store, steps, order, FIXED_TAU) == []
+    assert sequence_equals_clean_build(references, store, test_store, steps, order) == []

@@ -196,3 +196,38 @@ def test_surviving_facts_of_an_obsolete_conflict_are_judged_again(store, test_st
     assert states == {"Isaac Newton birth date 1642": FactState.RETRACTED,
                       "Isaac Newton birth date 1643": FactState.ACTIVE,  # the earliest year left wins now
                       "Isaac Newton birth date 1645": FactState.DISCARDED}
+
+
+DEMOTED = {"ALPHA": [("Ada Byron", "born in", "London", "Person", "City"),
+                     ("Ada Byron", "born in", "Paris", "Person", "City")],
+           "BETA": [("Bob Stone", "born in", "Rome", "Person", "City")]}
+
+
+def test_a_demoted_schema_s_conflicts_close_as_a_clean_build_never_had_them(store, test_store, space, minilm):
+    """ALPHA states two birthplaces (a mutual-exclusion conflict to review) under the schema BETA lifts to
+    tau 2. Retracting BETA demotes the schema and makes ALPHA's facts pending: a clean build of ALPHA alone
+    never checks them, so the conflict must not wait for review. Before, it stayed `needs_review` over two
+    pending facts."""
+    alpha = Document(id="alpha", text="ALPHA Ada Byron was born in London. Ada Byron was born in Paris.")
+    beta = Document(id="beta", text="BETA Bob Stone was born in Rome.")
+
+    def memory_of(name: str) -> MemoryGraph:
+        return MemoryGraph(space=name, store=store, ontology=_ontology(2), embedder=minilm,
+                           extractor=ScriptedExtractor(DEMOTED))
+
+    memory = memory_of(space)
+    memory.ingest([alpha, beta], progress=False)
+    assert [(c.type, c.status) for c in memory.conflicts.list()] == [("mutual_exclusion", "needs_review")]
+    report = memory.retract(["beta"])
+    assert (report.schemas_demoted, report.facts_deactivated, report.conflicts_obsolete) == (1, 2, 1)
+    assert [c.status for c in memory.conflicts.list()] == ["obsolete"]
+    clean = memory_of(f"{space}_clean")
+    try:
+        clean.ingest([alpha], progress=False)
+        assert clean.conflicts.list() == []
+        after, built = snapshot(memory, test_store), snapshot(clean, test_store)
+        assert [f for f in after["facts"] if f[3] != "retracted"] == built["facts"]  # both pending
+        memory.ingest([beta], progress=False)  # support back: promoted, checked, the conflict detected again
+        assert [(c.type, c.status) for c in memory.conflicts.list()] == [("mutual_exclusion", "needs_review")]
+    finally:
+        clean.delete()
