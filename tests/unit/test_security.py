@@ -159,3 +159,20 @@ def test_secrets_stay_out_of_reprs_errors_and_logs(caplog):
     [outcome] = extractor.extract([ExtractionInput(passage_id="p", doc_id="d", text="Ada.")], NoGuide())
     assert not outcome.ok and SECRET not in (outcome.error or "")
     assert SECRET not in caplog.text and caplog.records  # the driver and the HTTP client did log
+
+
+def test_compose_passes_no_password_on_a_command_line():
+    """docker-compose.yml's healthcheck ran `cypher-shell -p "$NEO4J_PASSWORD"` every 5 s: the password in
+    every process list of the host. It now reaches cypher-shell through its environment (from NEO4J_AUTH),
+    and the compose file pins the versions the launcher assembles."""
+    import yaml
+
+    from memgraph_neo4j.versions import NEO4J_VERSION
+
+    compose = yaml.safe_load((ROOT / "docker-compose.yml").read_text())
+    neo4j = compose["services"]["neo4j"]
+    command = " ".join(neo4j["healthcheck"]["test"][1:])
+    assert not re.search(r"(^|\s)(-p|--password)(\s|=)", command) and "cypher-shell" in command
+    assert command.startswith('NEO4J_PASSWORD="$${NEO4J_AUTH#neo4j/}" ')  # an assignment: environment, not argv
+    assert not any(k == "NEO4J_PASSWORD" for k in neo4j["environment"])  # nothing for the image to read as a setting
+    assert neo4j["image"] == f"neo4j:{NEO4J_VERSION}-community"
