@@ -19,7 +19,8 @@ def mcp(space: list[str] = typer.Option(["default"], "--space", help="Memory spa
         port: int = typer.Option(8765, min=1, max=65535, help="HTTP: port to listen on"),
         token: str | None = typer.Option(None, envvar="MEMGRAPH_MCP_TOKEN", show_envvar=True,
                                          help="HTTP: bearer token every request must carry (required when --host "
-                                              "is not a loopback address)"),
+                                              "is not a loopback address; prefer the environment: an option shows "
+                                              "in ps)"),
         extractor: str = typer.Option("offline", help="Extractor of write_memory: offline (no LLM) | openai "
                                       "(OPENAI_API_KEY, MEMGRAPH_LLM_MODEL)"),
         ppr_engine: str | None = typer.Option(None, "--ppr-engine", help=ENGINE_HELP),
