@@ -14,7 +14,7 @@ from memgraph_neo4j.retrieval import RetrievalContext, RetrievalResult, Retrieve
 from memgraph_neo4j.server.connection import open_store
 from memgraph_neo4j.store import GraphStore
 from memgraph_neo4j.store.schema_state import schema_current
-from memgraph_neo4j.validation import check_batch_size, check_question, check_space, check_top_k
+from memgraph_neo4j.validation import check_adjudicator, check_batch_size, check_question, check_space, check_top_k
 
 # Imported where used, as are extractors (with the ontology's YAML), readers, the writer, answering and the
 # other repositories: a one-shot `query` needs none of them (~0.25 s of imports, then ~0.1 s more of these).
@@ -53,11 +53,12 @@ class MemoryGraph:
                  extractor: Extractor | str = "offline", config: MemoryConfig | None = None,
                  settings: Settings | None = None, retrieval: RetrievalConfig | None = None,
                  adjudication: AdjudicationConfig | bool = True, adjudication_chat: ChatClient | None = None,
-                 **extractor_options: Any) -> None:
+                 adjudicator: str = "auto", **extractor_options: Any) -> None:
         """`adjudication`: check newly active facts for conflicts after every promotion (False: never;
-        `adjudicate()` still runs on request); `adjudication_chat`: the chat model of the detection and
-        resolution agents (default: the offline rules)."""
+        `adjudicate()` still runs on request); `adjudicator`: "auto" (the chat model's detection and resolution
+        agents whenever there is one: `adjudication_chat`, else an LLM extractor's), "rules" or "model"."""
         check_space(space)
+        check_adjudicator(adjudicator)
         self.settings = settings or Settings()
         self.space = space
         self._own_store = store is None
@@ -78,7 +79,7 @@ class MemoryGraph:
             from memgraph_neo4j.extractors.factory import make_extractor
 
             self._extractor = make_extractor(extractor, self.ontology, self.embedder, **extractor_options)
-        self._memory_config, self._adjudication = config, (adjudication, adjudication_chat)
+        self._memory_config, self._adjudication = config, (adjudication, adjudication_chat, adjudicator)
         self._check_on_ingest = adjudication is not False
         self._schema_ready = False
         self.retrieval_config = retrieval
@@ -101,10 +102,10 @@ class MemoryGraph:
 
     @cached_property
     def adjudicator(self):
-        adjudication, chat = self._adjudication
-        from memgraph_neo4j.adjudication import make_adjudicator
+        from memgraph_neo4j.adjudication import adjudication_chat, make_adjudicator
 
-        return make_adjudicator(self.store, self.space, self.ontology, chat,
+        adjudication, chat, mode = self._adjudication
+        return make_adjudicator(self.store, self.space, self.ontology, adjudication_chat(mode, chat, self._extractor),
                                 adjudication if isinstance(adjudication, AdjudicationConfig) else None,
                                 self.writer.fact_vectors)
 

@@ -34,6 +34,13 @@ def check_batch_size(batch_size: Any) -> None:
 
 
 MAX_SPACE_CHARS = 255
+ADJUDICATORS = ("auto", "rules", "model")  # adjudication.adjudication_chat
+
+
+def check_adjudicator(mode: Any) -> None:
+    if mode not in ADJUDICATORS:
+        raise ValueError(f"adjudicator {mode!r}: one of {', '.join(ADJUDICATORS)} (auto: the chat model's agents "
+                         "when ingest has one, else the offline rules)")
 
 
 def check_space(space: Any) -> None:

@@ -3,6 +3,8 @@
     adjudicator = make_adjudicator(store, space, ontology)          # offline rules
     adjudicator = make_adjudicator(store, space, ontology, chat)     # detection and resolution agents
     adjudicator.run()                                                 # newly active facts only
+
+Which one ingest uses (`MemoryGraph(adjudicator=...)`, `ingest --adjudicator`): `adjudication_chat`.
 """
 
 from __future__ import annotations
@@ -18,8 +20,24 @@ from memgraph_neo4j.memory.ontology import Ontology
 from memgraph_neo4j.memory.promotion import promotion_bar
 from memgraph_neo4j.repository.conflicts import ConflictRepository
 from memgraph_neo4j.store import GraphStore
+from memgraph_neo4j.validation import ADJUDICATORS, check_adjudicator
 
-__all__ = ["Adjudicator", "ConflictError", "ConflictReview", "make_adjudicator", "summary"]
+__all__ = ["ADJUDICATORS", "Adjudicator", "ConflictError", "ConflictReview", "adjudication_chat", "make_adjudicator",
+           "summary"]
+
+def adjudication_chat(mode: str, chat: ChatClient | None, extractor: object | None) -> ChatClient | None:
+    """The chat model of the detection and resolution agents (paper §4.2.2), None for the offline rules.
+    `rules`: none. `model`: `chat`, else the extractor's own (an LLM extractor's), else a ValueError saying
+    what to pass. `auto` (the default): the same as `model` whenever there is a chat model, else none: an
+    ingest with a chat model adjudicates as the paper does, one without runs the rules."""
+    check_adjudicator(mode)
+    if mode == "rules":
+        return None
+    found = chat or getattr(extractor, "chat", None)
+    if found is None and mode == "model":
+        raise ValueError("adjudicator 'model' needs a chat model: pass adjudication_chat=, or an LLM extractor "
+                         "(--extractor openai or langchain)")
+    return found
 
 
 def make_adjudicator(store: GraphStore, space: str, ontology: Ontology, chat: ChatClient | None = None,

@@ -72,6 +72,8 @@ def ingest(
     budget_tokens: int | None = typer.Option(None, help="Stop cleanly once this many tokens are spent"),
     budget_cost: float | None = typer.Option(None, help="Stop cleanly once this cost is reached"),
     batch_size: int = typer.Option(64, help="Chunks per extraction batch (promotion runs after each)"),
+    adjudicator: str = typer.Option("auto", help="Conflict check after each promotion: auto (the chat model's "
+                                    "agents when the extractor has one, else the rules) | rules | model"),
     dry_run: bool = typer.Option(False, "--dry-run", help="Estimate tokens; write and spend nothing"),
     as_json: bool = typer.Option(False, "--json", help="Print the report as JSON"),
 ) -> None:
@@ -95,7 +97,8 @@ def ingest(
         options["chat_model"] = _load_object(chat_model)
     options = {k: v for k, v in options.items() if v is not None}
     try:
-        with MemoryGraph(space=space, ontology=ontology, extractor=extractor, **options) as memory:
+        with MemoryGraph(space=space, ontology=ontology, extractor=extractor, adjudicator=adjudicator,
+                         **options) as memory:
             if extractor == "openai" and not dry_run:
                 memory.extractor.chat.client  # no key and no local server: say so now, not once per chunk
             # the bar only on a terminal: piped or logged, stderr holds just what went wrong

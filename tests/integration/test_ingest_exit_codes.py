@@ -26,6 +26,7 @@ GOOD = json.dumps({"entities": [{"name": "Ada Lovelace", "type": "Person"}, {"na
 class _Stub(ThreadingHTTPServer):
     daemon_threads = True
     mode = "401"
+    route = None  # mode "route": a function of the request body giving the reply's content
 
 
 class _Handler(BaseHTTPRequestHandler):
@@ -36,9 +37,11 @@ class _Handler(BaseHTTPRequestHandler):
 
     def do_POST(self) -> None:
         body = json.loads(self.rfile.read(int(self.headers["Content-Length"])))
-        mode = self.server.mode
+        mode, content = self.server.mode, GOOD
         if mode == "mixed":  # passages that say GOOD are answered, the others refused
             mode = "ok" if "GOOD" in body["messages"][1]["content"] else "401"
+        elif mode == "route":
+            mode, content = "ok", self.server.route(body)
         kind, code = "application/json", 200
         if mode == "401":
             code, payload = 401, {"error": {"message": "Incorrect API key provided", "code": "invalid_api_key"}}
@@ -47,7 +50,7 @@ class _Handler(BaseHTTPRequestHandler):
         else:
             payload = {"id": "x", "object": "chat.completion", "created": 0, "model": body["model"],
                        "choices": [{"index": 0, "finish_reason": "stop",
-                                    "message": {"role": "assistant", "content": GOOD}}],
+                                    "message": {"role": "assistant", "content": content}}],
                        "usage": {"prompt_tokens": 10, "completion_tokens": 5, "total_tokens": 15}}
         data = json.dumps(payload).encode()
         if mode == "nonjson":
