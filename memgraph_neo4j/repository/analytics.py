@@ -32,6 +32,8 @@ QUERIES: dict[str, AnalyticsQuery] = {q.name: q for q in (
     AnalyticsQuery("facts_per_passage", "distribution: how many passages cite 0, 1, 2 ... facts", limit=False),
     AnalyticsQuery("conflict_statistics", "conflicts by type and status: count, facts, mean confidence",
                    limit=False),
+    AnalyticsQuery("fact_profile", "passages (without facts), active facts (co-occurrence only), entities (orphans)",
+                   limit=False, states={"active": FactState.ACTIVE}),
     AnalyticsQuery("facts_without_evidence", "facts that cite no passage, retracted ones aside (must be none)",
                    states={"retracted": FactState.RETRACTED}),
 )}

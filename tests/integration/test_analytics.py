@@ -71,6 +71,13 @@ def test_facts_per_passage_distribution(memory):
     assert _rows(memory, "facts_per_passage", "facts", "passages") == [(1, 1), (2, 2), (3, 2)]
 
 
+def test_fact_profile(memory):
+    # 7 active facts (born_in 3, birth_date 2, knows 2, as schema_frequency counts them), none a bare
+    # co-occurrence; one of the 11 entities is in pending facts only (died_in, translated: candidate schemas)
+    assert memory.analytics("fact_profile") == [{"passages": 5, "without_facts": 0, "active": 7, "co_occurrence": 0,
+                                                 "entities": 11, "orphans": 1}]
+
+
 def test_conflict_statistics(memory):
     assert _rows(memory, "conflict_statistics", "type", "status", "conflicts", "facts") == [
         ("duplicate", "resolved", 1, 2), ("mutual_exclusion", "needs_review", 1, 2)]
