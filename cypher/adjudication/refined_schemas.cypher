@@ -3,7 +3,7 @@
 // promotion counts it), and promotion's rule holds for them: a candidate at or above the bar
 // ($threshold, else one above the frequency at $percentile of undeclared schemas, else 1) becomes
 // stable and its pending facts active (Unchecked); an active fact under a candidate schema is pending.
-// Stable is not demoted here (only a retraction demotes: memory/retract_demote).
+// Stable is not demoted here: the next promotion demotes what is under the bar (memory/promotion.demote_below_bar).
 UNWIND $ids AS conflict_id
 MATCH (:Conflict {space: $space, id: conflict_id})-[i:INVOLVES {proposed: $refine}]->(f:Fact)
       -[:INSTANCE_OF]->(now:Schema)
