@@ -36,6 +36,13 @@ def summarise(runs: list[dict], passages: int) -> dict:
            "after_that_stages_p50_ms": stage_medians([r["after_that_stages_ms"] for r in rounds])}
     out["target_ms"] = round(2 * warm["p50_ms"] + 10, 1)
     out["meets_target"] = out["search_after_write"]["p50_ms"] <= out["target_ms"]
+    retractions = [r for run in runs for r in run.get("retractions", [])]  # code before the retraction round: none
+    if retractions:
+        out["retraction"] = stats([r["retract_ms"] for r in retractions])
+        out["search_after_retract"] = stats([r["search_after_retract_ms"] for r in retractions])
+        out["search_after_retract_stages_p50_ms"] = stage_medians([r["search_after_retract_stages_ms"]
+                                                                   for r in retractions])
+        out["retract_meets_target"] = out["search_after_retract"]["p50_ms"] <= out["target_ms"]
     return out
 
 
@@ -67,6 +74,13 @@ def report(result: dict) -> str:
                   for size in result["sizes"] for code, spaces in result["summary"].items()
                   if (s := spaces.get(size["space"])) is not None
                   for which, key in (("warm", "warm"), ("search after write", "search_after_write"))]
+    retraction_rows = [[size["space"], code_label(code),
+                        f"{s['retraction']['p50_ms']:.0f} ({s['retraction']['p90_ms']:.0f})",
+                        f"**{s['search_after_retract']['p50_ms']}** ({s['search_after_retract']['p90_ms']})",
+                        f"{s['target_ms']} {'met' if s['retract_meets_target'] else 'missed'}",
+                        ", ".join(f"{k} {v}" for k, v in s["search_after_retract_stages_p50_ms"].items())]
+                       for size in result["sizes"] for code, spaces in result["summary"].items()
+                       if (s := spaces.get(size["space"])) is not None and "retraction" in s]
     codes = "; ".join(f"{name}: {tree['commit']} ({tree.get('ref', tree['tree'])})"
                       for name, tree in result["codes"].items())
     load = f"load average {result['load_before'][0]:.1f} before, {result['load_after'][0]:.1f} after"
@@ -79,6 +93,12 @@ def report(result: dict) -> str:
             + write_table(None, header, rows)
             + "\nStage medians (`timings_ms`):\n\n" + write_table(None, ["memory", "code", "search", "stages p50 ms"],
                                                                  stage_rows))
+    if retraction_rows:
+        text += ("\nThe retraction round: each round's message retracted on its own (`MemoryGraph.retract`), then "
+                 "the next search:\n\n" + write_table(None, ["memory", "code", "retraction p50 (p90)",
+                                                              "search after retraction p50 (p90)",
+                                                              "target 2 x warm + 10", "stages p50 ms"],
+                                                       retraction_rows))
     return text
 
 
