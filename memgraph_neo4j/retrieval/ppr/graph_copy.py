@@ -32,6 +32,10 @@ COMPACT_FRACTION = 0.05  # delta entries per base entry above which the base is 
 COMPACT_MIN = 2_048  # ... and never for fewer than these (a one-message write adds a few dozen)
 
 ANCESTORS = 64  # uids of earlier contents remembered: a push form of one of them is corrected (ppr/push.py)
+# rows of deleted nodes stay (rows are never renumbered: a push form is corrected row by row); past this share
+# of the rows, and at least DEAD_MIN of them, the copy asks to be read again whole, which holds none
+DEAD_FRACTION = 0.25
+DEAD_MIN = 1_000
 Edge = tuple[int, int, float]  # (row, row, weight), each undirected edge once
 
 
@@ -45,6 +49,7 @@ class GrowingNodes:
         self._kinds = np.zeros(1024, dtype=np.int8)
         self._row: dict[tuple[str, str], int] = {}
         self._of_kind: dict[str, np.ndarray] = {}
+        self.dead = 0  # rows of deleted nodes
 
     def __len__(self) -> int:
         return len(self.ids)
@@ -77,6 +82,7 @@ class GrowingNodes:
         row = self._row.pop((kind, node_id), None)
         if row is not None:
             self.names[row] = None
+            self.dead += 1
 
     def rows_of_kind(self, kind: str) -> np.ndarray:
         if kind not in self._of_kind:
@@ -142,10 +148,11 @@ class GraphCopy:
         weight = spec.pending_weight if state == pending else 1.0
         return weight * (spec.co_occurrence_weight if relation == CO_OCCURS else 1.0)
 
-    def apply(self, changes: Changes) -> None:
+    def apply(self, changes: Changes) -> bool:
         """Remove the owners and nodes deleted, upsert those in `changes`; the copy then holds
         `changes.version`. A deleted node's edges are all its own (a retraction deletes an entity no fact
-        or passage names, and stamps the entities bridged to it)."""
+        or passage names, and stamps the entities bridged to it). False: deleted nodes' rows have grown past
+        DEAD_FRACTION, read the copy again whole (retrieval/changes.Followed does)."""
         nodes = self.nodes
         owned: dict[tuple[str, str], list[Edge]] = {}
         for kind, removed in (("passage", changes.removed_passages), ("entity", changes.removed_entities)):
@@ -184,6 +191,7 @@ class GraphCopy:
         self.touched = [*self.touched[-(ANCESTORS - 1):], np.fromiter(touched, dtype=np.int64, count=len(touched))]
         self.uid = uuid.uuid4().hex
         self._transition = None
+        return not (nodes.dead >= DEAD_MIN and nodes.dead > DEAD_FRACTION * len(nodes))
 
     # ----- the matrix ---------------------------------------------------------------------------------
     def _delta_edges(self) -> tuple[list[Edge], int]:

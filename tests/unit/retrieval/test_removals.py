@@ -58,3 +58,35 @@ def test_a_node_created_again_wins_over_its_tombstone_and_the_counts_cancel():
     assert len(changes) == 4  # an upsert and three removals
     _removed(changes, [{"kind": "passage", "id": "p4", "old": True, "located": False, "again": True}])
     assert changes.deleted_twice  # deleted twice since 5: whether it existed at 5 is not known
+
+
+def test_a_graph_copy_past_its_share_of_deleted_rows_is_read_again_whole(monkeypatch):
+    """Rows of deleted nodes stay (a push form is corrected row by row), so a memory written and retracted in
+    turn grew its copy without end; past DEAD_FRACTION of the rows the copy asks for a whole read."""
+    from memgraph_neo4j.retrieval import changes as changes_module
+    from memgraph_neo4j.retrieval.ppr import graph_copy
+
+    monkeypatch.setattr(graph_copy, "DEAD_MIN", 2)
+    spec = projection_spec(RetrievalConfig())
+    passages = [ChangedPassage(f"p{i}", f"P{i}", ("ada",)) for i in range(8)]
+    ada = ChangedEntity("ada", "Ada", ("Person",), ())
+    live = list(passages)
+
+    def build() -> GraphCopy:
+        copy = GraphCopy(spec)
+        copy.apply(_graph(live, [ada]))
+        return copy
+
+    class Feed:
+        def since(self, version: int, to: int) -> Changes:
+            gone = passages[version - 1]  # version v+1 deletes p(v-1)
+            live.remove(gone)
+            return Changes(version, version + 1, removed_passages=[gone.id])
+
+    followed = changes_module.Followed(Feed(), build, GraphCopy.apply)
+    followed.at(1)
+    for version in (2, 3, 4):  # 3 of 10 rows dead: 30 % > 25 %, at the third deletion
+        copy = followed.at(version)
+    assert (followed.builds, followed.catch_ups) == (2, 2)
+    assert copy.nodes.dead == 0 and len(copy.nodes) == 1 + 1 + 5  # the type, Ada and the 5 passages left
+    assert copy.edges() == build().edges()
