@@ -59,7 +59,8 @@ def plot(profiles: list[dict], baseline: list[dict], path: Path) -> None:
     import matplotlib.pyplot as plt
 
     keys = [("real_facts_per_passage", "real facts / passage"), ("orphan_share", "orphan share"),
-            ("co_occurrence_share", "co-occurrence share")]
+            ("co_occurrence_share", "co-occurrence share"),
+            ("values_unstated", "facts whose numbers no evidence states")]
     fig, axes = plt.subplots(1, len(keys), figsize=(4 * len(keys), 3.6))
     for ax, (key, title) in zip(axes, keys, strict=True):
         labels = [p["memory"] for p in profiles]
