@@ -5,6 +5,12 @@
 // they came in. Run after demotion_conflicts' conflicts are closed.
 MATCH (s:Schema {space: $space, state: $stable})
 WHERE $open AND s.frequency < $min_frequency
+  AND COUNT {  // its support: passages of its facts, and of facts a refine verdict moved off it
+    MATCH (s)<-[:INSTANCE_OF]-(:Fact)-[:EVIDENCED_BY]->(p:Passage) RETURN p
+    UNION
+    MATCH (:Conflict {space: $space})-[i:INVOLVES]->(:Fact)-[:EVIDENCED_BY]->(p:Passage)
+    WHERE i.previous_schema = s.id AND i.applied RETURN p
+  } < $min_frequency
 SET s.state = $candidate, s.demoted_at = datetime(), s.changed = $stamp
 WITH s
 CALL (s) {

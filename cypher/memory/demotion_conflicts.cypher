@@ -5,6 +5,12 @@
 // every fact involved), to recount. Nothing below the bar: no rows (the schema_promotion index seeks it).
 MATCH (s:Schema {space: $space, state: $stable})
 WHERE $open AND s.frequency < $min_frequency
+  AND COUNT {  // its support: passages of its facts, and of facts a refine verdict moved off it
+    MATCH (s)<-[:INSTANCE_OF]-(:Fact)-[:EVIDENCED_BY]->(p:Passage) RETURN p
+    UNION
+    MATCH (:Conflict {space: $space})-[i:INVOLVES]->(:Fact)-[:EVIDENCED_BY]->(p:Passage)
+    WHERE i.previous_schema = s.id AND i.applied RETURN p
+  } < $min_frequency
 CALL (s) {
   MATCH (s)<-[:INSTANCE_OF]-(:Fact)<-[:INVOLVES]-(c:Conflict)
   RETURN c

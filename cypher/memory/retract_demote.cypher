@@ -1,14 +1,9 @@
-// Retraction, step 3: a marked stable schema whose support fell below the promotion bar goes back to
-// candidate (the one case where stable is demoted), and its active facts back to pending. A marked
-// candidate's active facts go to pending too: an undone refine (step 2) brings a fact back active to a
-// schema that may have been demoted meanwhile. $stamp: `changed` on what changes (retrieval copies).
+// Retraction, step 3, after memory/promotion.demote_below_bar (stable schemas under the bar, support
+// counted with the facts a refine moved off them): no active fact stays under a marked candidate. An
+// undone refine (step 2) brings a fact back active to a schema that may be candidate. $stamp: `changed`
+// on what changes (retrieval copies).
 MATCH (s:Retracting:Schema {space: $space})
-WHERE s.state = $candidate OR (s.state = $stable AND s.frequency < $min_frequency)
-WITH s, s.state = $stable AS demoted
-CALL (s, demoted) {
-  WITH * WHERE demoted
-  SET s.state = $candidate, s.demoted_at = datetime(), s.changed = $stamp
-}
+WHERE s.state = $candidate
 CALL (s) {
   OPTIONAL MATCH (s)<-[:INSTANCE_OF]-(f:Fact)
   WHERE f.state = $active
@@ -16,4 +11,4 @@ CALL (s) {
   REMOVE f:Unchecked
   RETURN count(f) AS facts
 }
-RETURN sum(CASE WHEN demoted THEN 1 ELSE 0 END) AS schemas, sum(facts) AS facts
+RETURN 0 AS schemas, sum(facts) AS facts

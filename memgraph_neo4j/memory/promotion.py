@@ -71,9 +71,9 @@ def demote_below_bar(facts: FactRepository, ontology: Ontology) -> Demotion:
     """Stable schemas under the bar back to candidate: first the conflicts of their facts close (verdicts
     undone, the conflicts' other active facts queued for a new check), then the schemas and their active
     facts go back (candidate, pending). Nothing under the bar: one read, no write."""
-    out = Demotion()
     open_world = ontology.mode == "open"
     bar = min_frequency(facts, ontology)
+    out = Demotion()
     if not open_world or not facts.stable_below(bar, open_world):
         return out
     for _ in range(ROUNDS):

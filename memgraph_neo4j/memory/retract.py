@@ -38,7 +38,7 @@ from pydantic import BaseModel
 
 from memgraph_neo4j.contracts import AdjudicationReport
 from memgraph_neo4j.memory.ontology import Ontology
-from memgraph_neo4j.memory.promotion import demote_below_bar, min_frequency
+from memgraph_neo4j.memory.promotion import demote_below_bar
 from memgraph_neo4j.repository.documents import DocumentRepository
 from memgraph_neo4j.repository.facts import FactRepository
 
@@ -82,9 +82,7 @@ def retract_documents(documents: DocumentRepository, facts: FactRepository, onto
     report.conflicts_obsolete += demotion.conflicts
     report.schemas_demoted, report.facts_deactivated = demotion.schemas, demotion.facts
     if ontology.mode == "open":  # strict: declared schemas are stable by declaration, not by support
-        schemas, pending = documents.demote_schemas(min_frequency(facts, ontology))  # marked candidates' facts
-        report.schemas_demoted += schemas
-        report.facts_deactivated += pending
+        report.facts_deactivated += documents.pend_under_candidates()
     report.entities_deleted, report.aliases_deleted = documents.delete_orphans()
     documents.unmark()
     report.documents, report.version = documents.delete_documents(doc_ids)

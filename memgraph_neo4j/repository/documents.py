@@ -134,14 +134,13 @@ class DocumentRepository(Repository):
         """Step 3: the frequency of every marked schema, recounted."""
         return self._stamped(("memory/retract_recount", {}))[0][0]["schemas"]
 
-    def demote_schemas(self, min_frequency: int) -> tuple[int, int]:
-        """Step 3: marked stable schemas below the bar back to candidate, their active facts to pending.
-        Returns (schemas demoted, facts made pending)."""
+    def pend_under_candidates(self) -> int:
+        """Step 3, after memory/promotion.demote_below_bar: the active facts of marked candidate schemas to
+        pending (an undone refine brings one back there). Returns the facts made pending."""
         row = self._stamped(("memory/retract_demote", {
-            "min_frequency": min_frequency, "stable": str(SchemaState.STABLE),
             "candidate": str(SchemaState.CANDIDATE), "active": str(FactState.ACTIVE),
             "pending": str(FactState.PENDING)}))[0]
-        return (row[0]["schemas"], row[0]["facts"]) if row else (0, 0)
+        return row[0]["facts"] if row else 0
 
     def delete_orphans(self, batch: int = BATCH) -> tuple[int, int]:
         """Step 4: marked entities nothing live grounds any more go, with their aliases; batch by batch.

@@ -194,8 +194,14 @@ def test_stats_count_conflicts_by_status(store, space, minilm, neo4j_connection)
 def test_a_verdict_undone_by_a_retraction_leaves_no_active_fact_under_a_candidate(store, test_store, space, minilm):
     memory = memory_of(store, space, minilm, threshold=2)
     memory.ingest(docs("YAO_A", "YAO_B", "LI_A"), progress=False)  # refine: Yao born in broader China
-    memory.retract(docs("LI_A")[0].id)  # born_in falls to 1 passage: candidate
-    assert schema(snapshot(memory, test_store), "born_in") == ("candidate", 1)
+    memory.retract(docs("LI_A")[0].id)  # born_in: Shanghai, and China refined off it: support 2, stays stable
+    assert schema(snapshot(memory, test_store), "born_in") == ("stable", 1)
+    clean = memory_of(store, f"{space}_clean", minilm, threshold=2)
+    try:  # as a clean build of the two Yao documents leaves it (the refine took no evidence from born_in)
+        clean.ingest(docs("YAO_A", "YAO_B"), progress=False)
+        assert schema(snapshot(clean, test_store), "born_in") == ("stable", 1)
+    finally:
+        clean.delete()
     memory.retract(docs("YAO_A")[0].id)  # the finer value goes: the refine is undone, China back under born_in
     snap = snapshot(memory, test_store)
     assert facts(test_store, space)["Yao Ming born in China"]["state"] == FactState.PENDING
