@@ -15,7 +15,8 @@ from memgraph_neo4j.cli.output import fail, read_space, warning
 
 out = Console()
 EXIT_PARTIAL = 3  # some chunks failed or the budget stopped the run (README: Exit codes)
-HINTS = (("401", "check OPENAI_API_KEY"), ("AuthenticationError", "check OPENAI_API_KEY"),
+# " 401": the status as a message gives it ("Error code: 401"), not a port such as 127.0.0.1:38401
+HINTS = ((" 401", "check OPENAI_API_KEY"), ("AuthenticationError", "check OPENAI_API_KEY"),
          ("PermissionDeniedError", "check OPENAI_API_KEY"), ("not OpenAI-compatible", "check --base-url"),
          ("NotFoundError", "check --base-url and --model"), ("APIConnectionError", "check --base-url"))
 

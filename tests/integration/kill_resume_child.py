@@ -123,8 +123,10 @@ def memory(store, space: str, log: str, delay: float = 0.0):
 
     ontology = load_ontology()
     extractor = make_extractor("langchain", ontology, chat_model=ScriptedChat(log=log, delay=delay), concurrency=1)
+    # the rules adjudicate: the scripted chat answers extraction prompts only (with a chat model the agents
+    # would be the default, tests/integration/test_agent_adjudication.py)
     return MemoryGraph(space=space, store=store, ontology=ontology, embedder=HashEmbedder(), extractor=extractor,
-                       config=MemoryConfig(merge_threshold=MERGE, bridge_threshold=BRIDGE))
+                       config=MemoryConfig(merge_threshold=MERGE, bridge_threshold=BRIDGE), adjudicator="rules")
 
 
 def documents():
