@@ -39,5 +39,5 @@ CALL () {
 }
 // below: stable schemas now under the bar (the percentile's cutoff rose): the writer demotes them next
 // (memory/promotion.demote_below_bar), so that no order of ingests keeps what a clean build would not
-RETURN size(promoted) AS promoted, activated,
+RETURN size(promoted) AS promoted, activated, min_frequency,
        COUNT { MATCH (b:Schema {space: $space, state: $stable}) WHERE $open AND b.frequency < min_frequency } AS below

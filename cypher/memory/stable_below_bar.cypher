@@ -1,4 +1,5 @@
-// Stable schemas under the promotion bar (open world): what memory/promotion.demote_below_bar demotes.
+// Stable schemas under the promotion bar (open world): what memory/promotion.demote_below_bar demotes
+// (demotion_conflicts and demote_below_bar take their ids: the support rule lives here only).
 // A seek on the schema_promotion index (space, state, frequency), then the few below it counted with the
 // facts a refine verdict moved off them: a refine makes "born in China" more specific, it takes no evidence
 // from born_in (a clean build promotes born_in first, then refines), so it demotes nothing.
@@ -10,4 +11,5 @@ WHERE $open AND s.frequency < $min_frequency
     MATCH (:Conflict {space: $space})-[i:INVOLVES]->(:Fact)-[:EVIDENCED_BY]->(p:Passage)
     WHERE i.previous_schema = s.id AND i.applied RETURN p
   } < $min_frequency
-RETURN count(s) AS schemas
+RETURN s.id AS id
+ORDER BY id

@@ -188,8 +188,8 @@ class MemoryWriter:
         if promotion is not None:
             row = results[promotion][0]
             report.promoted, report.activated = row["promoted"], row["activated"]
-            if row["below"]:  # the percentile's cutoff rose over stable schemas
-                report.demoted = self.demote().schemas
+            if row["below"]:  # the percentile's cutoff rose over stable schemas (or a refine took support)
+                report.demoted = self.demote(row["min_frequency"]).schemas
         return report
 
     # ----- stage II: promotion -----------------------------------------------------------------
@@ -202,7 +202,7 @@ class MemoryWriter:
         self.lookup.vectors.advanced(batch.version)  # states changed, no vector: the copies hold it all
         self.fact_vectors.advanced(batch.version)
         if results[index][0]["below"]:
-            self.demote()
+            self.demote(results[index][0]["min_frequency"])
         return results[index][0]["promoted"], results[index][0]["activated"]
 
     def promote(self, full: bool = False) -> tuple[int, int]:
@@ -213,10 +213,10 @@ class MemoryWriter:
         self.demote()
         return done
 
-    def demote(self) -> Demotion:
-        """Stable schemas under the promotion bar back to candidate, their conflicts closed first
-        (memory/promotion.demote_below_bar)."""
-        done = demote_below_bar(self.facts, self.ontology)
+    def demote(self, bar: int | None = None) -> Demotion:
+        """Stable schemas under the promotion bar (`bar`: the one the promotion just computed) back to
+        candidate, their conflicts closed first (memory/promotion.demote_below_bar)."""
+        done = demote_below_bar(self.facts, self.ontology, bar)
         for version in done.versions:  # states changed, no vector: the copies hold it all
             self.lookup.vectors.advanced(version)
             self.fact_vectors.advanced(version)

@@ -165,16 +165,16 @@ class FactRepository(Repository):
         return row["promoted"], row["activated"]
 
     # ----- demotion (memory/promotion.demote_below_bar) ----------------------------------------
-    def stable_below(self, min_frequency: int, open_world: bool) -> int:
-        """Stable schemas under the bar (open world; a strict ontology's stay stable by declaration)."""
-        return self.store.read("memory/stable_below_bar", space=self.space, min_frequency=min_frequency,
-                               open=open_world, stable=SchemaState.STABLE.value)[0]["schemas"]
+    def stable_below(self, min_frequency: int, open_world: bool) -> list[str]:
+        """Stable schemas under the bar, support counted with the facts a refine moved off them (open world;
+        a strict ontology's stay stable by declaration)."""
+        return [r["id"] for r in self.store.read("memory/stable_below_bar", space=self.space, open=open_world,
+                                                 min_frequency=min_frequency, stable=SchemaState.STABLE.value)]
 
-    def demotion_conflicts(self, min_frequency: int, open_world: bool) -> tuple[list[str], list[str]]:
-        """(the open conflicts of facts of stable schemas under the bar, the schemas whose support undoing
-        their verdicts moves)."""
-        rows = self.store.read("memory/demotion_conflicts", space=self.space, min_frequency=min_frequency,
-                               open=open_world, stable=SchemaState.STABLE.value,
+    def demotion_conflicts(self, schemas: list[str]) -> tuple[list[str], list[str]]:
+        """(the open conflicts of facts of these schemas, the schemas whose support undoing their verdicts
+        moves)."""
+        rows = self.store.read("memory/demotion_conflicts", space=self.space, ids=schemas,
                                obsolete=ConflictStatus.OBSOLETE.value)
         return [r["id"] for r in rows], sorted({s for r in rows for s in r["schemas"]})
 
@@ -188,11 +188,11 @@ class FactRepository(Repository):
         results = batch.commit()
         return results[closed][0]["reverted"], batch.version
 
-    def demote_below_bar(self, min_frequency: int, open_world: bool) -> tuple[int, int, int | None]:
-        """One stamped transaction: stable schemas under the bar to candidate, their active facts to pending.
+    def demote(self, schemas: list[str]) -> tuple[int, int, int | None]:
+        """One stamped transaction: these stable schemas to candidate, their active facts to pending.
         (schemas demoted, facts made pending, memory version)."""
         batch = WriteBatch(self.store, self.space, stamped=True)
-        index = batch.add("memory/demote_below_bar", min_frequency=min_frequency, open=open_world, **_STATES)
+        index = batch.add("memory/demote_below_bar", ids=schemas, **_STATES)
         row = batch.commit()[index][0]
         return row["schemas"], row["facts"], batch.version
 
