@@ -394,7 +394,7 @@ class MemoryGraph:
     def analytics(self, name: str, limit: int = 50) -> list[dict]:
         """One query of the Cypher analytics pack (cypher/analytics/; `repository.analytics.QUERIES` names
         them): schema_frequency, promotion_history, entity_degree, entity_pagerank, facts_per_passage,
-        conflict_statistics, facts_without_evidence. Rows as dicts, at most `limit` where it applies."""
+        conflict_statistics, entity_merges, facts_without_evidence. Rows as dicts, at most `limit` where it applies."""
         from memgraph_neo4j.repository.analytics import AnalyticsRepository
 
         return AnalyticsRepository(self.store, self.space).run(name, limit)

@@ -193,6 +193,10 @@ class Connection:
 @dataclass
 class MemoryConfig:
     merge_threshold: float = 0.9  # cosine above which two names of compatible type are one entity
+    # and only with agreeing evidence (memory/resolve.py): one value, or shared context (a document, a
+    # neighbour); False merges on the embedding and the stated values alone (MuSiQue offline: 266 merged
+    # entities, among them "University of Texas" with "University of North Texas")
+    merge_evidence: bool = True
     resolution: str = "merge"  # "merge" | "link" (SAME_AS edges instead of merging)
     bridge_threshold: float = 0.8  # [0.8] similarity edges between entities
     bridge_k: int = 10  # nearest neighbours considered per entity

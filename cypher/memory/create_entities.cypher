@@ -10,4 +10,6 @@ CREATE (e:Entity {space: $space, id: row.id, name: row.name, type: row.type, ali
 CREATE (e)-[:HAS_TYPE]->(t)
 WITH e, row
 UNWIND row.keys AS key
-CREATE (:Alias {space: $space, id: key, entity_id: e.id})-[:ALIAS_OF]->(e)
+// a name that joined by similarity says so (resolve.py: the rule, the evidence, the name it joined)
+CREATE (:Alias {space: $space, id: key, entity_id: e.id, merged_by: row.merged[key].rule,
+                merge_evidence: row.merged[key].evidence, merged_with: row.merged[key].with})-[:ALIAS_OF]->(e)

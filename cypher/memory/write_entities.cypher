@@ -14,5 +14,7 @@ MERGE (e)-[:HAS_TYPE]->(t)
 WITH e, row
 UNWIND row.keys AS key
 MERGE (a:Alias {space: $space, id: key})
-ON CREATE SET a.entity_id = e.id
+// a name that joined by similarity says so (resolve.py: the rule, the evidence, the name it joined)
+ON CREATE SET a.entity_id = e.id, a.merged_by = row.merged[key].rule, a.merge_evidence = row.merged[key].evidence,
+              a.merged_with = row.merged[key].with
 MERGE (a)-[:ALIAS_OF]->(e)

@@ -221,7 +221,8 @@ def _write_episodes(writer: MemoryWriter, repo: ConversationRepository, episodes
     for m in mentions:
         first.setdefault(m.name, m)
     resolution = resolve_mentions(writer.entities, list(first.values()), writer.embedder,
-                                  writer.config.merge_threshold, writer.config.resolution) if first else None
+                                  writer.config.merge_threshold, writer.config.resolution,
+                                  evidence=writer.config.merge_evidence) if first else None
     batch = WriteBatch(writer.store, writer.space, stamped=True)
     links: list[SpeakerLink] = []
     if resolution is not None:

@@ -19,7 +19,7 @@ from collections.abc import Callable, Sequence
 
 import numpy as np
 
-from memgraph_neo4j.repository.entities import AliasHit, EntityRepository, Neighbor, VectorQuery
+from memgraph_neo4j.repository.entities import AliasHit, EntityRepository, EvidenceQuery, Neighbor, VectorQuery
 
 _BLOCK_FLOATS = 1 << 24  # scores held at once per block of queries (64 MB of float32)
 
@@ -261,6 +261,9 @@ class ExactEntityLookup:
 
     def entity_names(self, ids: list[str]) -> dict[str, str]:
         return self.repository.entity_names(ids)
+
+    def merge_evidence(self, queries: list[EvidenceQuery]) -> dict[tuple[str, str], str]:
+        return self.repository.merge_evidence(queries)
 
     def entity_neighbors(self, rows: list[VectorQuery], fetch: int, min_cosine: float) -> list[Neighbor]:
         copy = self.vectors.current()

@@ -4,7 +4,12 @@ Order: (1) exact normalised-name match through stored Alias nodes; (2) embedding
 stored entity of a compatible type (vector index, cosine >= merge threshold); (3) similarity to
 another new name of the same batch; (4) a new entity whose id is the hash of its normalised name.
 Steps 2-3 merge only names that state the same values (memory/values.py: "June 8, 1969" is not
-"December 4, 1969", nor "Louis I" "Louis II", though their embeddings are that close).
+"December 4, 1969", nor "Louis I" "Louis II", though their embeddings are that close), and only with
+agreeing evidence, never on the embedding alone: dates and quantities when they are one value after
+normalisation (`same_value_form`: "the late 1950s" is not "the 1950s"); names when they share context,
+the same document or a neighbour (an entity mentioned beside both) - "Michael Hurst" became "Michael Eric
+Hurst", "University of Texas" "University of North Texas" at cosine >= 0.9 without it. Every merge is
+recorded on the merged name's Alias (`ResolvedEntity.merged`: rule, evidence, the name it joined).
 In "link" mode steps 2-3 do not merge but return SAME_AS pairs.
 
 With `bridge=(k, threshold)` it also gives stage IV's SIMILAR edges of the new entities, from the same
@@ -23,10 +28,12 @@ from typing import Protocol
 import numpy as np
 
 from memgraph_neo4j.memory.normalize import content_hash, normalize_entity_name
-from memgraph_neo4j.memory.values import same_values
-from memgraph_neo4j.repository.entities import AliasHit, EntityRow, Neighbor, SimilarEdge, VectorQuery
+from memgraph_neo4j.memory.values import same_value_form, same_values
+from memgraph_neo4j.repository.entities import AliasHit, EntityRow, EvidenceQuery, Neighbor, SimilarEdge, VectorQuery
 
 GENERIC_TYPE = "Thing"
+VALUE_TYPES = frozenset({"Date", "Quantity"})  # one value is one entity wherever it is said: no context needed
+SAME_DOCUMENT, SHARED_NEIGHBOUR, SAME_VALUE = "same document", "shared neighbour", "same value"
 
 
 def types_compatible(a: str | None, b: str | None) -> bool:
@@ -44,6 +51,7 @@ class Mention:
     name: str
     type: str
     passage_id: str
+    doc_id: str = ""  # its document (evidence for a similarity merge: the same document)
 
 
 @dataclass
@@ -57,6 +65,7 @@ class ResolvedEntity:
     is_new: bool = True
     stored_keys: set[str] = field(default_factory=set)  # names that already have an Alias node
     stored_aliases: set[str] | None = None  # surface forms already stored; None: not known
+    merged: dict[str, dict[str, str]] = field(default_factory=dict)  # key -> how it joined by similarity
 
     @property
     def changed(self) -> bool:
@@ -65,7 +74,8 @@ class ResolvedEntity:
                 or bool(self.aliases - self.stored_aliases))
 
     def row(self) -> EntityRow:
-        return EntityRow(self.id, self.name, self.type, sorted(self.aliases), sorted(self.keys), self.embedding)
+        return EntityRow(self.id, self.name, self.type, sorted(self.aliases), sorted(self.keys), self.embedding,
+                         {k: self.merged[k] for k in sorted(self.merged)})
 
 
 @dataclass
@@ -85,6 +95,8 @@ class EntityLookup(Protocol):
 
     def entity_names(self, ids: list[str]) -> dict[str, str]: ...
 
+    def merge_evidence(self, queries: list[EvidenceQuery]) -> dict[tuple[str, str], str]: ...
+
 
 def _nearest(candidates: list[tuple[float, str]], k: int) -> list[tuple[float, str]]:
     """The k best (cosine, neighbour) pairs, ties to the lower id, each neighbour once."""
@@ -101,14 +113,22 @@ def _nearest(candidates: list[tuple[float, str]], k: int) -> list[tuple[float, s
 
 def resolve_mentions(stored: EntityLookup, mentions: list[Mention], embedder=None,
                      merge_threshold: float = 0.9, mode: str = "merge",
-                     bridge: tuple[int, float] | None = None) -> Resolution:
+                     bridge: tuple[int, float] | None = None, evidence: bool = True) -> Resolution:
+    """`evidence=False`: similarity merges on the embedding and the values alone (the rule before the
+    context check; for comparisons)."""
     surfaces: dict[str, Counter] = defaultdict(Counter)
     types: dict[str, list[str]] = defaultdict(list)
+    docs_of: dict[str, set[str]] = defaultdict(set)  # a mention without a document: its passage stands for it
+    passages_of: dict[str, set[str]] = defaultdict(set)
+    in_passage: dict[str, set[str]] = defaultdict(set)
     for m in mentions:
         key = normalize_entity_name(m.name)
         if key:
             surfaces[key][m.name.strip()] += 1
             types[key].append(m.type)
+            docs_of[key].add(m.doc_id or f"passage:{m.passage_id}")
+            passages_of[key].add(m.passage_id)
+            in_passage[m.passage_id].add(key)
     keys = sorted(surfaces)
     by_key: dict[str, str] = {}
     entities: dict[str, ResolvedEntity] = {}
@@ -124,7 +144,9 @@ def resolve_mentions(stored: EntityLookup, mentions: list[Mention], embedder=Non
         by_key[key] = entity_id
 
     # (1) exact: names seen before, stored as Alias nodes
+    known: set[str] = set()  # the stored entities found so: a shared neighbour of a stored candidate is one
     for alias in stored.lookup_aliases(keys):
+        known.add(alias.entity_id)
         attach(alias.key, alias.entity_id, alias.type, is_new=False)
         ent = entities[alias.entity_id]
         ent.stored_keys.add(alias.key)
@@ -137,6 +159,29 @@ def resolve_mentions(stored: EntityLookup, mentions: list[Mention], embedder=Non
     near: dict[str, list[tuple[float, str]]] = defaultdict(list)  # key -> stored entities for bridging
     def surface(key: str) -> str:  # the name as written most often (keys are case-folded: "Louis II")
         return surfaces[key].most_common(1)[0][0]
+
+    def neighbours(key: str) -> set[str]:  # the other names of its passages, as entity ids once resolved
+        return {by_key.get(k, k) for p in passages_of[key] for k in in_passage[p] if k != key}
+
+    def value_evidence(key: str, other: str) -> str | None:
+        return SAME_VALUE if same_value_form(surface(key), other) else None
+
+    def is_value(key: str, other_type: str | None) -> bool:
+        return pick_type(types[key]) in VALUE_TYPES or other_type in VALUE_TYPES
+
+    def batch_evidence(key: str, root_key: str, root: ResolvedEntity) -> str | None:
+        """Why `key` is the batch's new entity `root` (first named `root_key`), or None."""
+        if not evidence:
+            return "similarity"
+        if is_value(key, root.type):
+            return value_evidence(key, root.name)
+        if docs_of[key] & docs_of[root_key]:
+            return SAME_DOCUMENT
+        shared = neighbours(key) & neighbours(root_key) - {key, root_key, root.id}
+        return SHARED_NEIGHBOUR if shared else None
+
+    def record(key: str, entity_id: str, why: str, name: str) -> None:  # name: the one it joined
+        entities[entity_id].merged[key] = {"rule": "similarity", "evidence": why, "with": name}
 
     if embedder is not None:
         names = [surface(k) for k in pending]
@@ -154,12 +199,22 @@ def resolve_mentions(stored: EntityLookup, mentions: list[Mention], embedder=Non
             if hit.cosine >= merge_threshold and types_compatible(pick_type(types[key]), hit.type):
                 close.append((key, hit))
         stored_names = stored.entity_names(sorted({hit.neighbor for _, hit in close})) if close else {}
-        for key, hit in close:  # best first; a name stating other values (dates, numbers) is no merge
-            if key not in best and same_values(surface(key), stored_names.get(hit.neighbor, "")):
-                best[key] = hit
+        # a name stating other values (dates, numbers) is no merge
+        close = [(key, hit) for key, hit in close if same_values(surface(key), stored_names.get(hit.neighbor, ""))]
+        asked = [EvidenceQuery(key, hit.neighbor, sorted(docs_of[key]), sorted(i for i in neighbours(key) if i in known))
+                 for key, hit in close if evidence and not is_value(key, hit.type)]
+        found = stored.merge_evidence(asked) if asked else {}
+        why: dict[str, str] = {}
+        for key, hit in close:  # best first
+            if key not in best:
+                reason = ("similarity" if not evidence else value_evidence(key, stored_names[hit.neighbor])
+                          if is_value(key, hit.type) else found.get((key, hit.neighbor)))
+                if reason:
+                    best[key], why[key] = hit, reason
         for key, hit in best.items():
             if mode == "merge":
                 attach(key, hit.neighbor, hit.type, is_new=False)
+                record(key, hit.neighbor, why[key], stored_names[hit.neighbor])
             else:
                 same_as.append(SimilarEdge(content_hash(key), hit.neighbor, hit.cosine))
         pending = [k for k in pending if k not in by_key]
@@ -183,10 +238,13 @@ def resolve_mentions(stored: EntityLookup, mentions: list[Mention], embedder=Non
                     break
                 root = entities[root_ids[j]]
                 if types_compatible(own_type, root.type) and same_values(surface(key), root.name):
-                    target = (root_ids[j], float(row[j]))
-                    break
+                    reason = batch_evidence(key, embedded[j], root)
+                    if reason:
+                        target = (root_ids[j], float(row[j]))
+                        break
         if target and mode == "merge":
             attach(key, target[0], entities[target[0]].type, is_new=True)
+            record(key, target[0], reason, entities[target[0]].name)
             continue
         entity_id = content_hash(key)
         attach(key, entity_id, own_type, is_new=True)

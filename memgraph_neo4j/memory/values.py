@@ -17,7 +17,7 @@ import re
 import unicodedata
 from collections import Counter
 
-__all__ = ["ValueSignature", "fact_values", "same_values", "value_signature", "values_in"]
+__all__ = ["ValueSignature", "fact_values", "same_value_form", "same_values", "value_signature", "values_in"]
 
 ValueSignature = tuple[tuple[str, ...], ...]
 
@@ -68,6 +68,28 @@ def _roman(word: str) -> int:
 def same_values(a: str, b: str) -> bool:
     """Whether two names state the same values (both may state none)."""
     return value_signature(a) == value_signature(b)
+
+
+# Words that say nothing about a value ("the year 2006" is 2006; "1964 and" is an extractor's cut) and unit
+# spellings read as one unit; every other word qualifies the value: "the late 1950s" is not "the 1950s",
+# though the two state the same numbers and MiniLM puts them at cosine 0.93.
+_FILLER = frozenset("the a an and or of in on at by year years".split())
+_UNITS = {"kilometre": "km", "kilometres": "km", "kilometer": "km", "kilometers": "km", "metre": "m", "metres": "m",
+          "meter": "m", "meters": "m", "mile": "mi", "miles": "mi", "kilogram": "kg", "kilograms": "kg",
+          "foot": "ft", "feet": "ft", "square": "sq"}
+
+
+def _value_words(name: str) -> frozenset[str]:
+    text = unicodedata.normalize("NFKC", name).casefold().replace("per cent", "percent").replace("%", " percent ")
+    words = (w for w in _WORD.findall(text) if w not in _FILLER and w not in _MONTHS and w not in _NUMBER_WORDS)
+    return frozenset(_UNITS.get(w, w) for w in words)
+
+
+def same_value_form(a: str, b: str) -> bool:
+    """Whether two dates or quantities are one value: the same values (`same_values`) and the same words
+    around them, fillers dropped and units read as one ("9 km" is "9 kilometres"; "the late 1950s" is not
+    "the 1950s", "early 1950" not "1950")."""
+    return same_values(a, b) and _value_words(a) == _value_words(b)
 
 
 def fact_values(*names: str) -> Counter[str]:

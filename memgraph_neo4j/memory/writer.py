@@ -124,7 +124,8 @@ class MemoryWriter:
         report = BatchReport()
         bridge = (self.config.bridge_k, self.config.bridge_threshold) if self.embedder is not None else None
         resolution = resolve_mentions(self.lookup, mentions_of(outcomes, self.ontology), self.embedder,
-                                      self.config.merge_threshold, self.config.resolution, bridge=bridge)
+                                      self.config.merge_threshold, self.config.resolution, bridge=bridge,
+                                      evidence=self.config.merge_evidence)
         rows = fact_rows(outcomes, resolution, self.ontology)
         entities = resolution.entities
         schema_texts = {r.schema_id: f"{r.head_type} {relation_words(r.relation)} {r.tail_type}" for r in rows.facts}

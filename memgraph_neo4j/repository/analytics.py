@@ -34,6 +34,7 @@ QUERIES: dict[str, AnalyticsQuery] = {q.name: q for q in (
                    limit=False),
     AnalyticsQuery("fact_profile", "passages (without facts), active facts (co-occurrence only), entities (orphans)",
                    limit=False, states={"active": FactState.ACTIVE}),
+    AnalyticsQuery("entity_merges", "names that joined an entity by similarity, with the evidence (memory/resolve.py)"),
     AnalyticsQuery("facts_without_evidence", "facts that cite no passage, retracted ones aside (must be none)",
                    states={"retracted": FactState.RETRACTED}),
 )}

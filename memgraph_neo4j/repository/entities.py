@@ -17,6 +17,7 @@ class EntityRow:
     aliases: list[str]  # surface forms, added to those already stored
     keys: list[str]  # normalised names: one Alias node each
     embedding: list[float] | None = None
+    merged: dict[str, dict[str, str]] | None = None  # key -> {rule, evidence, with}: a name joined by similarity
 
 
 @dataclass(frozen=True)
@@ -33,6 +34,17 @@ class AliasHit:
 class VectorQuery:
     id: str  # an entity id, or any tag the caller maps back (resolution uses "key:<name>")
     vector: list[float]
+
+
+@dataclass(frozen=True)
+class EvidenceQuery:
+    """Would `key` (a name of this batch) share context with the stored entity `entity_id`: is that entity
+    mentioned in one of `docs`, or beside one of the stored entities `context` (the name's neighbours)?"""
+
+    key: str
+    entity_id: str
+    docs: list[str]
+    context: list[str]
 
 
 @dataclass(frozen=True)
@@ -76,6 +88,12 @@ class EntityRepository(Repository):
     def entity_names(self, ids: list[str]) -> dict[str, str]:
         """The canonical name of each stored entity of these ids (unknown ids are left out)."""
         return {r["id"]: r["name"] for r in self.store.read("memory/entity_names", space=self.space, ids=ids)}
+
+    def merge_evidence(self, queries: list[EvidenceQuery]) -> dict[tuple[str, str], str]:
+        """(key, entity id) -> the context they share ("same document", "shared neighbour"); pairs that
+        share none are left out."""
+        rows = self.store.read("memory/merge_evidence", space=self.space, rows=store_rows(queries))
+        return {(r["key"], r["entity_id"]): r["evidence"] for r in rows if r["evidence"]}
 
     def entity_vectors(self) -> tuple[list[str], list[str], list[list[float] | None]]:
         """(ids, types, embeddings) of the entities of the space that have an embedding, in id order."""

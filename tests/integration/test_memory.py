@@ -163,15 +163,36 @@ def test_relation_spellings_make_one_schema(store, test_store, space, minilm, th
 
 
 def test_one_person_written_two_ways_is_one_entity(store, test_store, space, minilm, threshold_ontology):
+    """A similar name joins a stored entity when they share context: here Honolulu, mentioned beside both.
+    The merge is recorded on the name, and listed by the analytics pack."""
     script = {"FIRST": [("Barack Obama", "born in", "Honolulu", "Person", "Place")],
-              "SECOND": [("Obama", "president of", "United States", "Person", "Place")]}
+              "SECOND": [("Obama", "president of", "United States", "Person", "Place"),
+                         ("Obama", "visited", "Honolulu", "Person", "Place")]}
     memory = _memory(store, space, threshold_ontology, minilm, script)
     memory.ingest([Document(text="FIRST Barack Obama was born in Honolulu.")], progress=False)
-    memory.ingest([Document(text="SECOND Obama was president of the United States.")], progress=False)
+    memory.ingest([Document(text="SECOND Obama was president of the United States and visited Honolulu.")],
+                  progress=False)
     people = test_store.read("entities_of_type", space=space, type="Person")
     assert len(people) == 1
     assert people[0]["name"] == "Barack Obama" and set(people[0]["aliases"]) == {"Barack Obama", "Obama"}
-    assert people[0]["facts"] == 2  # both facts hang on the one entity
+    assert people[0]["facts"] == 3  # every fact hangs on the one entity
+    assert [(m["name"], m["entity"], m["joined"], m["rule"], m["evidence"]) for m in memory.analytics("entity_merges")] \
+        == [("obama", "Barack Obama", "Barack Obama", "similarity", "shared neighbour")]
+
+
+def test_a_similar_name_without_shared_context_stays_apart(store, test_store, space, minilm, threshold_ontology):
+    """On the embedding alone "Michael Hurst" became "Michael Eric Hurst" (a 6k-passage build): two documents
+    that share nothing keep the two names apart, and a later mention of either resolves to its own."""
+    script = {"FIRST": [("Barack Obama", "born in", "Honolulu", "Person", "Place")],
+              "SECOND": [("Obama", "president of", "United States", "Person", "Place")],
+              "THIRD": [("Barack Obama", "wrote", "Dreams from My Father", "Person", "Work")]}
+    memory = _memory(store, space, threshold_ontology, minilm, script)
+    for text in ("FIRST Barack Obama was born in Honolulu.", "SECOND Obama was president of the United States.",
+                 "THIRD Barack Obama wrote Dreams from My Father."):
+        memory.ingest([Document(text=text)], progress=False)
+    people = test_store.read("entities_of_type", space=space, type="Person")
+    assert [(p["name"], p["facts"]) for p in people] == [("Barack Obama", 2), ("Obama", 1)]
+    assert memory.analytics("entity_merges") == []
 
 
 def test_failed_chunk_is_listed_and_others_are_stored(store, test_store, space, minilm, threshold_ontology):

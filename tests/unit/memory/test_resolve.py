@@ -7,7 +7,7 @@ import pytest
 
 from memgraph_neo4j.memory.normalize import content_hash
 from memgraph_neo4j.memory.resolve import Mention, resolve_mentions
-from memgraph_neo4j.repository.entities import AliasHit, Neighbor, SimilarEdge, VectorQuery
+from memgraph_neo4j.repository.entities import AliasHit, EvidenceQuery, Neighbor, SimilarEdge, VectorQuery
 
 
 def unit(*xs: float) -> np.ndarray:
@@ -27,10 +27,25 @@ class FakeEntities:
     """Stored entities: alias keys -> (entity id, type), entity id -> (type, vector)."""
 
     def __init__(self, aliases: dict[str, tuple[str, str]] | None = None,
-                 stored: dict[str, tuple[str, np.ndarray]] | None = None, names: dict[str, str] | None = None) -> None:
-        self.aliases, self.stored, self.names = aliases or {}, stored or {}, names or {}
+                 stored: dict[str, tuple[str, np.ndarray]] | None = None, names: dict[str, str] | None = None,
+                 context: dict[str, set[str]] | None = None) -> None:
+        """`context`: entity id -> the documents and neighbour ids it is mentioned with (None: every stored
+        entity shares context with every name, the case the older tests are about)."""
+        self.aliases, self.stored, self.names, self.context = aliases or {}, stored or {}, names or {}, context
         self.alias_calls: list[list[str]] = []
         self.neighbor_calls: list[list[VectorQuery]] = []
+        self.evidence_calls: list[EvidenceQuery] = []
+
+    def merge_evidence(self, queries: list[EvidenceQuery]) -> dict[tuple[str, str], str]:
+        self.evidence_calls += queries
+        out = {}
+        for q in queries:
+            known = self.context.get(q.entity_id, set()) if self.context is not None else None
+            if known is None or set(q.docs) & known:
+                out[(q.key, q.entity_id)] = "same document"
+            elif set(q.context) & known:
+                out[(q.key, q.entity_id)] = "shared neighbour"
+        return out
 
     def lookup_aliases(self, keys: list[str]) -> list[AliasHit]:
         self.alias_calls.append(list(keys))
@@ -113,16 +128,16 @@ def test_link_mode_keeps_entities_apart_and_returns_same_as():
 
     # within one batch: both names become entities, joined by SAME_AS (the rarer one points to the other)
     empty = FakeEntities()
-    res = resolve_mentions(empty, [Mention("Barack Obama", "Person", "p1"), Mention("Barack Obama", "Person", "p2"),
-                                   Mention("Obama", "Person", "p3")], embedder, merge_threshold=0.9, mode="link")
+    res = resolve_mentions(empty, [Mention("Barack Obama", "Person", "p1", "d"), Mention("Barack Obama", "Person", "p2", "d"),
+                                   Mention("Obama", "Person", "p3", "d")], embedder, merge_threshold=0.9, mode="link")
     assert set(res.by_key.values()) == {content_hash("barack obama"), content_hash("obama")}
     assert [(e.id, e.neighbor) for e in res.same_as] == [(content_hash("obama"), content_hash("barack obama"))]
 
 
 def test_merge_mode_joins_similar_new_names_of_one_batch():
     embedder = FakeEmbedder({"Barack Obama": OBAMA, "Obama": NEAR_OBAMA})
-    mentions = [Mention("Barack Obama", "Person", "p1"), Mention("Barack Obama", "Person", "p2"),
-                Mention("Obama", "Thing", "p3")]
+    mentions = [Mention("Barack Obama", "Person", "p1", "d"), Mention("Barack Obama", "Person", "p2", "d"),
+                Mention("Obama", "Thing", "p3", "d")]  # one document: the evidence a similarity merge needs
     res = resolve_mentions(FakeEntities(), mentions, embedder, merge_threshold=0.9)
     only = content_hash("barack obama")
     assert res.by_key == {"barack obama": only, "obama": only}
@@ -135,8 +150,8 @@ def test_merge_mode_joins_similar_new_names_of_one_batch():
 @pytest.mark.parametrize("counts, canonical", [((3, 1), "Barack Obama"), ((1, 3), "Obama")])
 def test_most_frequent_surface_form_becomes_canonical(counts, canonical):
     embedder = FakeEmbedder({"Barack Obama": OBAMA, "Obama": NEAR_OBAMA})
-    mentions = ([Mention("Barack Obama", "Person", f"a{i}") for i in range(counts[0])]
-                + [Mention("Obama", "Person", f"b{i}") for i in range(counts[1])])
+    mentions = ([Mention("Barack Obama", "Person", f"a{i}", "d") for i in range(counts[0])]
+                + [Mention("Obama", "Person", f"b{i}", "d") for i in range(counts[1])])
     res = resolve_mentions(FakeEntities(), mentions, embedder, merge_threshold=0.9)
     (entity,) = res.entities.values()
     assert entity.name == canonical and entity.id == content_hash(canonical.casefold())
@@ -174,3 +189,67 @@ def test_a_similar_name_stating_other_values_is_not_merged():
     batch = resolve_mentions(FakeEntities(), dates, FakeEmbedder({"1 March 1990": DEC_4, "2 March 1990": JUNE_8}),
                              merge_threshold=0.9)
     assert len(set(batch.by_key.values())) == 2  # the batch's second date is not merged into its first
+
+
+HURST = unit(1.0, 0.0, 1.0)
+ERIC_HURST = unit(1.0, 0.1, 1.0)  # cosine 0.995: two people MiniLM puts this close
+
+
+def test_a_similar_stored_name_merges_only_with_shared_context():
+    """Found on a 6k-passage build: "Michael Hurst" became "Michael Eric Hurst" on the embedding alone. A stored
+    entity joins a similar name only when it is mentioned in the name's document or beside one of its
+    neighbours; the merge is recorded on the name (rule, evidence, the name it joined)."""
+    embedder = FakeEmbedder({"Michael Hurst": ERIC_HURST})
+    names = {"E-eric": "Michael Eric Hurst"}
+    stored = {"E-eric": ("Person", HURST), "E-auckland": ("Place", FAR)}
+    aliases = {"auckland": ("E-auckland", "Place")}
+    mentions = [Mention("Michael Hurst", "Person", "p1", "d1"), Mention("Auckland", "Place", "p1", "d1")]
+
+    apart = FakeEntities(aliases, stored, names, context={"E-eric": {"d9", "E-london"}})
+    res = resolve_mentions(apart, mentions, embedder, merge_threshold=0.9)
+    assert res.by_key["michael hurst"] == content_hash("michael hurst")  # an entity of its own
+    assert [(q.key, q.entity_id, q.docs, q.context) for q in apart.evidence_calls] == [
+        ("michael hurst", "E-eric", ["d1"], ["E-auckland"])]  # its document, its stored neighbour
+
+    for context, evidence in [({"d1"}, "same document"), ({"E-auckland"}, "shared neighbour")]:
+        res = resolve_mentions(FakeEntities(aliases, stored, names, context={"E-eric": context}), mentions,
+                               embedder, merge_threshold=0.9)
+        assert res.by_key["michael hurst"] == "E-eric"
+        assert res.entities["E-eric"].merged == {
+            "michael hurst": {"rule": "similarity", "evidence": evidence, "with": "Michael Eric Hurst"}}
+        assert res.entities["E-eric"].row().merged == res.entities["E-eric"].merged
+
+    # the rule before, for comparisons: the embedding and the values alone
+    res = resolve_mentions(FakeEntities(aliases, stored, names, context={}), mentions, embedder, merge_threshold=0.9,
+                           evidence=False)
+    assert res.by_key["michael hurst"] == "E-eric"
+
+
+def test_similar_new_names_of_one_batch_merge_only_with_shared_context():
+    embedder = FakeEmbedder({"Michael Eric Hurst": HURST, "Michael Hurst": ERIC_HURST, "Auckland": FAR})
+    eric, michael = content_hash("michael eric hurst"), content_hash("michael hurst")
+    apart = [Mention("Michael Eric Hurst", "Person", "p1", "d1"), Mention("Michael Eric Hurst", "Person", "p1", "d1"),
+             Mention("Michael Hurst", "Person", "p2", "d2")]
+    res = resolve_mentions(FakeEntities(), apart, embedder, merge_threshold=0.9)
+    assert res.by_key == {"michael eric hurst": eric, "michael hurst": michael}
+    # a neighbour mentioned beside both (a stored entity or a new name) is evidence; so is one document
+    for extra in ([Mention("Auckland", "Place", "p1", "d1"), Mention("Auckland", "Place", "p2", "d2")],
+                  [Mention("Michael Hurst", "Person", "p3", "d1")]):
+        res = resolve_mentions(FakeEntities(), apart + extra, embedder, merge_threshold=0.9)
+        assert res.by_key["michael hurst"] == eric
+        assert res.entities[eric].merged["michael hurst"]["evidence"] in {"shared neighbour", "same document"}
+
+
+def test_dates_and_quantities_merge_only_as_one_value():
+    """No context needed for a value ("9 km" is "9 kilometres" wherever it is said), but the words around the
+    numbers must agree: "the late 1950s" is not "the 1950s" (cosine 0.93, the same numbers)."""
+    stored = FakeEntities(stored={"E-50s": ("Date", DEC_4), "E-9km": ("Quantity", OBAMA)}, context={},
+                          names={"E-50s": "the 1950s", "E-9km": "9 km"})
+    embedder = FakeEmbedder({"the late 1950s": JUNE_8, "the year 1950s": JUNE_8, "9 kilometres": NEAR_OBAMA})
+    mentions = [Mention(n, t, "p1", "d1") for n, t in [("the late 1950s", "Date"), ("the year 1950s", "Date"),
+                                                       ("9 kilometres", "Quantity")]]
+    res = resolve_mentions(stored, mentions, embedder, merge_threshold=0.9)
+    assert res.by_key["the late 1950s"] == content_hash("the late 1950s")
+    assert res.by_key["the year 1950s"] == "E-50s" and res.by_key["9 kilometres"] == "E-9km"
+    assert res.entities["E-9km"].merged["9 kilometres"]["evidence"] == "same value"
+    assert stored.evidence_calls == []  # values are not asked about context
