@@ -167,6 +167,7 @@ class ExtractionOutcome(BaseModel):
 
     passage_id: str
     doc_id: str
+    title: str | None = None  # the passage's title (evidence for a similarity merge: memory/resolve.py)
     extraction: Extraction | None = None
     error: str | None = None
     attempts: int = 1

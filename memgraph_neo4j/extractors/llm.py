@@ -116,7 +116,7 @@ class LLMExtractor:
     # -- internals ----------------------------------------------------------------------
 
     def _outcome(self, item: ExtractionInput, **kw: Any) -> ExtractionOutcome:
-        return ExtractionOutcome(passage_id=item.passage_id, doc_id=item.doc_id, extractor=self.name,
+        return ExtractionOutcome(passage_id=item.passage_id, doc_id=item.doc_id, title=item.title, extractor=self.name,
                                  prompt_version=PROMPT_VERSION, **kw)
 
     def _budget_left(self) -> str | None:

@@ -155,7 +155,7 @@ class OpenIEExtractor:
         types = dict(zip(keys, self._types(keys), strict=True))
         out: list[ExtractionOutcome] = []
         for item, doc in zip(items, docs, strict=True):
-            common = {"passage_id": item.passage_id, "doc_id": item.doc_id, "extractor": self.name,
+            common = {"passage_id": item.passage_id, "doc_id": item.doc_id, "title": item.title, "extractor": self.name,
                       "model": self.model_name, "usage": contracts.Usage()}
             if doc is None:
                 out.append(ExtractionOutcome(error=NO_MATCH_ERROR, **common))

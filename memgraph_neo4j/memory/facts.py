@@ -32,10 +32,10 @@ def mentions_of(outcomes: list[ExtractionOutcome], ontology: Ontology) -> list[M
         if not o.ok:
             continue
         for e in o.extraction.entities:
-            out.append(Mention(e.name, typ[e.type], o.passage_id, o.doc_id))
+            out.append(Mention(e.name, typ[e.type], o.passage_id, o.doc_id, o.title))
         for f in o.extraction.facts:
-            out.append(Mention(f.head, typ[f.head_type], o.passage_id, o.doc_id))
-            out.append(Mention(f.tail, typ[f.tail_type], o.passage_id, o.doc_id))
+            out.append(Mention(f.head, typ[f.head_type], o.passage_id, o.doc_id, o.title))
+            out.append(Mention(f.tail, typ[f.tail_type], o.passage_id, o.doc_id, o.title))
     return out
 
 

@@ -6,8 +6,9 @@ another new name of the same batch; (4) a new entity whose id is the hash of its
 Steps 2-3 merge only names that state the same values (memory/values.py: "June 8, 1969" is not
 "December 4, 1969", nor "Louis I" "Louis II", though their embeddings are that close), and only with
 agreeing evidence, never on the embedding alone: dates and quantities when they are one value after
-normalisation (`same_value_form`: "the late 1950s" is not "the 1950s"); names when they share context,
-the same document or a neighbour (an entity mentioned beside both) - "Michael Hurst" became "Michael Eric
+normalisation (`same_value_form`: "the late 1950s" is not "the 1950s"); names when they share context:
+the same document, a page titled by the other name ("Michael Trent Reznor" on the page "Trent Reznor"),
+or a neighbour (an entity mentioned beside both) - "Michael Hurst" became "Michael Eric
 Hurst", "University of Texas" "University of North Texas" at cosine >= 0.9 without it. Every merge is
 recorded on the merged name's Alias (`ResolvedEntity.merged`: rule, evidence, the name it joined).
 In "link" mode steps 2-3 do not merge but return SAME_AS pairs.
@@ -27,13 +28,13 @@ from typing import Protocol
 
 import numpy as np
 
-from memgraph_neo4j.memory.normalize import content_hash, normalize_entity_name
+from memgraph_neo4j.memory.normalize import bounded_key, content_hash, normalize_entity_name
 from memgraph_neo4j.memory.values import same_value_form, same_values
 from memgraph_neo4j.repository.entities import AliasHit, EntityRow, EvidenceQuery, Neighbor, SimilarEdge, VectorQuery
 
 GENERIC_TYPE = "Thing"
 VALUE_TYPES = frozenset({"Date", "Quantity"})  # one value is one entity wherever it is said: no context needed
-SAME_DOCUMENT, SHARED_NEIGHBOUR, SAME_VALUE = "same document", "shared neighbour", "same value"
+SAME_DOCUMENT, TITLE, SHARED_NEIGHBOUR, SAME_VALUE = "same document", "title", "shared neighbour", "same value"
 
 
 def types_compatible(a: str | None, b: str | None) -> bool:
@@ -52,6 +53,7 @@ class Mention:
     type: str
     passage_id: str
     doc_id: str = ""  # its document (evidence for a similarity merge: the same document)
+    title: str | None = None  # its passage's title (evidence: a page titled by the other name)
 
 
 @dataclass
@@ -120,6 +122,7 @@ def resolve_mentions(stored: EntityLookup, mentions: list[Mention], embedder=Non
     types: dict[str, list[str]] = defaultdict(list)
     docs_of: dict[str, set[str]] = defaultdict(set)  # a mention without a document: its passage stands for it
     passages_of: dict[str, set[str]] = defaultdict(set)
+    titles_of: dict[str, set[str]] = defaultdict(set)  # the titles of its passages, normalised as keys
     in_passage: dict[str, set[str]] = defaultdict(set)
     for m in mentions:
         key = normalize_entity_name(m.name)
@@ -127,6 +130,8 @@ def resolve_mentions(stored: EntityLookup, mentions: list[Mention], embedder=Non
             surfaces[key][m.name.strip()] += 1
             types[key].append(m.type)
             docs_of[key].add(m.doc_id or f"passage:{m.passage_id}")
+            if m.title:
+                titles_of[key].add(bounded_key(normalize_entity_name(m.title)))
             passages_of[key].add(m.passage_id)
             in_passage[m.passage_id].add(key)
     keys = sorted(surfaces)
@@ -177,6 +182,8 @@ def resolve_mentions(stored: EntityLookup, mentions: list[Mention], embedder=Non
             return value_evidence(key, root.name)
         if docs_of[key] & docs_of[root_key]:
             return SAME_DOCUMENT
+        if key in titles_of[root_key] or titles_of[key] & root.keys:
+            return TITLE
         shared = neighbours(key) & neighbours(root_key) - {key, root_key, root.id}
         return SHARED_NEIGHBOUR if shared else None
 
@@ -201,7 +208,8 @@ def resolve_mentions(stored: EntityLookup, mentions: list[Mention], embedder=Non
         stored_names = stored.entity_names(sorted({hit.neighbor for _, hit in close})) if close else {}
         # a name stating other values (dates, numbers) is no merge
         close = [(key, hit) for key, hit in close if same_values(surface(key), stored_names.get(hit.neighbor, ""))]
-        asked = [EvidenceQuery(key, hit.neighbor, sorted(docs_of[key]), sorted(i for i in neighbours(key) if i in known))
+        asked = [EvidenceQuery(key, hit.neighbor, sorted(docs_of[key]), sorted(i for i in neighbours(key) if i in known),
+                               sorted(titles_of[key]))
                  for key, hit in close if evidence and not is_value(key, hit.type)]
         found = stored.merge_evidence(asked) if asked else {}
         why: dict[str, str] = {}

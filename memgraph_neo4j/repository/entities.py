@@ -39,12 +39,14 @@ class VectorQuery:
 @dataclass(frozen=True)
 class EvidenceQuery:
     """Would `key` (a name of this batch) share context with the stored entity `entity_id`: is that entity
-    mentioned in one of `docs`, or beside one of the stored entities `context` (the name's neighbours)?"""
+    mentioned in one of `docs`, on a page titled `key`, beside one of the stored entities `context` (the
+    name's neighbours), or named by one of `titles` (the name's pages)?"""
 
     key: str
     entity_id: str
     docs: list[str]
     context: list[str]
+    titles: list[str] = ()
 
 
 @dataclass(frozen=True)
@@ -90,7 +92,7 @@ class EntityRepository(Repository):
         return {r["id"]: r["name"] for r in self.store.read("memory/entity_names", space=self.space, ids=ids)}
 
     def merge_evidence(self, queries: list[EvidenceQuery]) -> dict[tuple[str, str], str]:
-        """(key, entity id) -> the context they share ("same document", "shared neighbour"); pairs that
+        """(key, entity id) -> the context they share ("same document", "title", "shared neighbour"); pairs that
         share none are left out."""
         rows = self.store.read("memory/merge_evidence", space=self.space, rows=store_rows(queries))
         return {(r["key"], r["entity_id"]): r["evidence"] for r in rows if r["evidence"]}

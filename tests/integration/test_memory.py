@@ -180,6 +180,21 @@ def test_one_person_written_two_ways_is_one_entity(store, test_store, space, min
         == [("obama", "Barack Obama", "Barack Obama", "similarity", "shared neighbour")]
 
 
+def test_a_page_titled_by_a_name_is_evidence_for_the_merge(store, test_store, space, minilm, threshold_ontology):
+    """HotpotQA: "Trent Reznor" (the soundtrack's page) is "Michael Trent Reznor" of the page titled "Trent
+    Reznor"; the two pages share no document and no neighbour, the title says they are one person."""
+    script = {"BIO": [("Michael Trent Reznor", "born on", "May 17, 1965", "Person", "Date")],
+              "OST": [("Natural Born Killers", "produced by", "Trent Reznor", "Work", "Person")]}
+    memory = _memory(store, space, threshold_ontology, minilm, script)
+    memory.ingest([Document(title="Trent Reznor", text="BIO Michael Trent Reznor (born May 17, 1965) is a musician.")],
+                  progress=False)
+    memory.ingest([Document(title="Natural Born Killers (soundtrack)",
+                            text="OST The soundtrack to Natural Born Killers was produced by Trent Reznor.")],
+                  progress=False)
+    assert [(m["name"], m["entity"], m["evidence"]) for m in memory.analytics("entity_merges")] == [
+        ("trent reznor", "Michael Trent Reznor", "title")]
+
+
 def test_a_similar_name_without_shared_context_stays_apart(store, test_store, space, minilm, threshold_ontology):
     """On the embedding alone "Michael Hurst" became "Michael Eric Hurst" (a 6k-passage build): two documents
     that share nothing keep the two names apart, and a later mention of either resolves to its own."""

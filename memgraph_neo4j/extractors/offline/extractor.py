@@ -133,8 +133,9 @@ class OfflineExtractor:
         out = []
         for item, d in zip(items, drafts, strict=True):
             extraction, error = (self._finish(d, assigned), None) if isinstance(d, _Draft) else (None, d)
-            out.append(ExtractionOutcome(passage_id=item.passage_id, doc_id=item.doc_id, extraction=extraction,
-                                         error=error, usage=Usage(), extractor=self.name, model=self.model))
+            out.append(ExtractionOutcome(passage_id=item.passage_id, doc_id=item.doc_id, title=item.title,
+                                         extraction=extraction, error=error, usage=Usage(), extractor=self.name,
+                                         model=self.model))
         return out
 
     def estimate(self, items: Sequence[ExtractionInput], guide: MemoryGuide | None = None) -> Usage:

@@ -43,6 +43,8 @@ class FakeEntities:
             known = self.context.get(q.entity_id, set()) if self.context is not None else None
             if known is None or set(q.docs) & known:
                 out[(q.key, q.entity_id)] = "same document"
+            elif set(q.titles) & known:
+                out[(q.key, q.entity_id)] = "title"
             elif set(q.context) & known:
                 out[(q.key, q.entity_id)] = "shared neighbour"
         return out
@@ -208,8 +210,8 @@ def test_a_similar_stored_name_merges_only_with_shared_context():
     apart = FakeEntities(aliases, stored, names, context={"E-eric": {"d9", "E-london"}})
     res = resolve_mentions(apart, mentions, embedder, merge_threshold=0.9)
     assert res.by_key["michael hurst"] == content_hash("michael hurst")  # an entity of its own
-    assert [(q.key, q.entity_id, q.docs, q.context) for q in apart.evidence_calls] == [
-        ("michael hurst", "E-eric", ["d1"], ["E-auckland"])]  # its document, its stored neighbour
+    assert [(q.key, q.entity_id, q.docs, q.context, q.titles) for q in apart.evidence_calls] == [
+        ("michael hurst", "E-eric", ["d1"], ["E-auckland"], [])]  # its document, its stored neighbour
 
     for context, evidence in [({"d1"}, "same document"), ({"E-auckland"}, "shared neighbour")]:
         res = resolve_mentions(FakeEntities(aliases, stored, names, context={"E-eric": context}), mentions,
@@ -232,12 +234,16 @@ def test_similar_new_names_of_one_batch_merge_only_with_shared_context():
              Mention("Michael Hurst", "Person", "p2", "d2")]
     res = resolve_mentions(FakeEntities(), apart, embedder, merge_threshold=0.9)
     assert res.by_key == {"michael eric hurst": eric, "michael hurst": michael}
-    # a neighbour mentioned beside both (a stored entity or a new name) is evidence; so is one document
-    for extra in ([Mention("Auckland", "Place", "p1", "d1"), Mention("Auckland", "Place", "p2", "d2")],
-                  [Mention("Michael Hurst", "Person", "p3", "d1")]):
+    # a neighbour mentioned beside both (a stored entity or a new name) is evidence; so is one document, and a
+    # page titled by the other name ("Michael Trent Reznor" on the page "Trent Reznor", HotpotQA)
+    for extra, evidence in (
+            ([Mention("Auckland", "Place", "p1", "d1"), Mention("Auckland", "Place", "p2", "d2")], "shared neighbour"),
+            ([Mention("Michael Hurst", "Person", "p3", "d1")], "same document"),
+            ([Mention("Michael Eric Hurst", "Person", "p4", "d4", "Michael Hurst")], "title")):
         res = resolve_mentions(FakeEntities(), apart + extra, embedder, merge_threshold=0.9)
         assert res.by_key["michael hurst"] == eric
-        assert res.entities[eric].merged["michael hurst"]["evidence"] in {"shared neighbour", "same document"}
+        assert res.entities[eric].merged["michael hurst"] == {"rule": "similarity", "evidence": evidence,
+                                                              "with": "Michael Eric Hurst"}
 
 
 def test_dates_and_quantities_merge_only_as_one_value():
