@@ -208,8 +208,8 @@ def resolve_mentions(stored: EntityLookup, mentions: list[Mention], embedder=Non
         stored_names = stored.entity_names(sorted({hit.neighbor for _, hit in close})) if close else {}
         # a name stating other values (dates, numbers) is no merge
         close = [(key, hit) for key, hit in close if same_values(surface(key), stored_names.get(hit.neighbor, ""))]
-        asked = [EvidenceQuery(key, hit.neighbor, sorted(docs_of[key]), sorted(i for i in neighbours(key) if i in known),
-                               sorted(titles_of[key]))
+        asked = [EvidenceQuery(key, hit.neighbor, sorted(docs_of[key]),
+                               sorted(i for i in neighbours(key) if i in known), sorted(titles_of[key]))
                  for key, hit in close if evidence and not is_value(key, hit.type)]
         found = stored.merge_evidence(asked) if asked else {}
         why: dict[str, str] = {}

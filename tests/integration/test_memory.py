@@ -176,8 +176,9 @@ def test_one_person_written_two_ways_is_one_entity(store, test_store, space, min
     assert len(people) == 1
     assert people[0]["name"] == "Barack Obama" and set(people[0]["aliases"]) == {"Barack Obama", "Obama"}
     assert people[0]["facts"] == 3  # every fact hangs on the one entity
-    assert [(m["name"], m["entity"], m["joined"], m["rule"], m["evidence"]) for m in memory.analytics("entity_merges")] \
-        == [("obama", "Barack Obama", "Barack Obama", "similarity", "shared neighbour")]
+    merges = memory.analytics("entity_merges")
+    assert [(m["name"], m["entity"], m["joined"], m["rule"], m["evidence"]) for m in merges] == [
+        ("obama", "Barack Obama", "Barack Obama", "similarity", "shared neighbour")]
 
 
 def test_a_page_titled_by_a_name_is_evidence_for_the_merge(store, test_store, space, minilm, threshold_ontology):

@@ -130,7 +130,8 @@ def test_link_mode_keeps_entities_apart_and_returns_same_as():
 
     # within one batch: both names become entities, joined by SAME_AS (the rarer one points to the other)
     empty = FakeEntities()
-    res = resolve_mentions(empty, [Mention("Barack Obama", "Person", "p1", "d"), Mention("Barack Obama", "Person", "p2", "d"),
+    res = resolve_mentions(empty, [Mention("Barack Obama", "Person", "p1", "d"),
+                                   Mention("Barack Obama", "Person", "p2", "d"),
                                    Mention("Obama", "Person", "p3", "d")], embedder, merge_threshold=0.9, mode="link")
     assert set(res.by_key.values()) == {content_hash("barack obama"), content_hash("obama")}
     assert [(e.id, e.neighbor) for e in res.same_as] == [(content_hash("obama"), content_hash("barack obama"))]
