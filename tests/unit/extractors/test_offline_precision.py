@@ -13,7 +13,6 @@ When the extractor changes, print the facts still to label with
 
 from __future__ import annotations
 
-import hashlib
 import json
 import os
 import sys
@@ -23,45 +22,34 @@ import pytest
 
 from memgraph_neo4j.contracts import ExtractionInput, NoGuide
 from memgraph_neo4j.extractors.offline import CO_OCCURS, OfflineExtractor, load_spacy
-from memgraph_neo4j.ingest.readers import read_hotpotqa_corpus, read_musique_corpus
+from memgraph_neo4j.evaluation import fact_sample
 from memgraph_neo4j.memory.ontology import load_ontology
 
 ROOT = Path(__file__).resolve().parents[3]
 SHARED = Path(os.environ.get("MEMGRAPH_SHARED_DATA") or ROOT.parent / "shared" / "data")
 FIXTURE = ROOT / "tests" / "fixtures" / "offline_precision.json"
-READERS = {"musique": (read_musique_corpus, SHARED / "musique_train"),
-           "hotpotqa": (read_hotpotqa_corpus, SHARED / "hotpotqa_train")}
-PER_DATASET = 20
+COUNTS = {"musique": 25, "hotpotqa": 25, "novel": 25, "locomo": 25}
 SEED = "offline-precision-v1"
 # Measured when the fixture was labelled: see MEASURED in the fixture; the floor sits 3 points below.
 MARGIN = 0.03
 COVERAGE = 0.90  # share of the facts produced now that must be labelled in the fixture
 
 needs_data = pytest.mark.skipif(
-    not all((folder / "corpus.json").is_file() for _, folder in READERS.values()),
+    not all((SHARED / file).is_file() for _, file in fact_sample.SOURCES.values()),
     reason=f"shared benchmark data not found under {SHARED} (set MEMGRAPH_SHARED_DATA to the shared/data folder)")
 needs_spacy = pytest.mark.skipif(
     load_spacy() is None, reason="spaCy and its pinned model are not installed: pip install 'memgraph-neo4j[nlp]'")
 
 
-def sha256(text: str) -> str:
-    return hashlib.sha256(text.encode("utf-8")).hexdigest()
-
-
 def sample() -> list[dict[str, str]]:
-    """The first PER_DATASET passages of each corpus in the order of sha256(SEED, dataset, title, text)."""
-    out = []
-    for dataset, (read, folder) in READERS.items():
-        docs = read(folder)
-        ranked = sorted(docs, key=lambda d: sha256(f"{SEED}\n{dataset}\n{d.title}\n{d.text}"))
-        out += [{"dataset": dataset, "title": d.title, "sha256": sha256(d.text), "text": d.text}
-                for d in ranked[:PER_DATASET]]
-    return out
+    """The first COUNTS[source] passages of each source in the order of sha256(SEED, source, title, text)."""
+    return [{"dataset": p.dataset, "title": p.title, "sha256": p.sha256, "text": p.text, "input_title": p.input_title}
+            for p in fact_sample.sample(SHARED, COUNTS, SEED)]
 
 
 def extract(passages: list[dict[str, str]]) -> list[list[tuple[str, str, str]]]:
     extractor = OfflineExtractor(load_ontology(), ner="spacy")
-    items = [ExtractionInput(passage_id=str(i), doc_id=str(i), text=p["text"], title=p["title"])
+    items = [ExtractionInput(passage_id=str(i), doc_id=str(i), text=p["text"], title=p["input_title"])
              for i, p in enumerate(passages)]
     outcomes = extractor.extract(items, NoGuide())
     assert all(o.ok for o in outcomes), [o.error for o in outcomes if not o.ok]
