@@ -21,8 +21,8 @@ from pathlib import Path
 import pytest
 
 from memgraph_neo4j.contracts import ExtractionInput, NoGuide
-from memgraph_neo4j.extractors.offline import CO_OCCURS, OfflineExtractor, load_spacy
 from memgraph_neo4j.evaluation import fact_sample
+from memgraph_neo4j.extractors.offline import CO_OCCURS, OfflineExtractor, load_spacy
 from memgraph_neo4j.memory.ontology import load_ontology
 
 ROOT = Path(__file__).resolve().parents[3]
