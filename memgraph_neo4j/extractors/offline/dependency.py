@@ -46,6 +46,8 @@ END_PREPS = frozenset({"to", "until", "till", "through"})  # the end of a range:
 AS_VERBS = frozenset({"serve", "work", "act", "function", "remain"})  # "X served as president of Y"
 # "a town in the north of Y", "a village in the district of Y": the place is Y
 _PASS_THROUGH = PLACE_NOUNS | {"north", "south", "east", "west", "centre", "center", "heart", "outskirts", "part"}
+# a person's role noun with these prepositions and an organisation: its employer, its party or team
+ROLE_PREPS = {"at": "employed_by", "from": "member_of"}
 CONFIDENT = frozenset({"Person", "Place", "Date"})  # NER labels the relation's domain/range may overrule with
 
 
@@ -271,6 +273,9 @@ class DependencyRelations:
         for p in (c for c in noun.children if c.dep_ == "prep"):
             for pobj in (g for g in p.children if g.dep_ == "pobj"):
                 rel = self._noun_relation(words, noun.lemma_.lower(), p.lower_, article)
+                if rel is None and p.lower_ in ROLE_PREPS:  # "a physicist at Fermilab", "a politician from the X Party"
+                    out += [self._fact(h, ROLE_PREPS[p.lower_], t, None) for t in self._noun_objects(pobj, args, False)
+                            if t.label == "Organization" for h in heads if h.target.label == "Person"]
                 if rel is None:
                     continue
                 relation, reverse = rel

@@ -22,6 +22,7 @@ from memgraph_neo4j.contracts import (
 from memgraph_neo4j.embeddings.base import Embedder
 from memgraph_neo4j.extractors.offline.arguments import Arguments
 from memgraph_neo4j.extractors.offline.dependency import DependencyRelations
+from memgraph_neo4j.extractors.offline.names import abbreviations, title_mentions, trim_name
 from memgraph_neo4j.extractors.offline.ner import (
     PRONOUN_SUBJECT,
     TITLES,
@@ -125,7 +126,7 @@ class OfflineExtractor:
         drafts: list[_Draft | str] = []
         for item, doc in zip(items, self._parse([item.text for item in items]), strict=True):
             try:
-                drafts.append(self._draft(item.text, doc, item.scopes))
+                drafts.append(self._draft(item.text, doc, item.scopes, item.title))
             except Exception as exc:  # one bad chunk must not sink the batch; reported, not dropped
                 drafts.append(f"{type(exc).__name__}: {exc}")
         # One typing call for the whole batch: many tiny embedding calls are far slower.
@@ -151,10 +152,13 @@ class OfflineExtractor:
             return [None] * len(texts)
         return list(self._nlp.pipe(texts, batch_size=SPACY_BATCH, n_process=1))
 
-    def _draft(self, text: str, doc: Any = None, scopes: Sequence[int] = ()) -> _Draft:
+    def _draft(self, text: str, doc: Any = None, scopes: Sequence[int] = (), title: str | None = None) -> _Draft:
         """Mentions, pattern and dependency facts, and the types known without the embedder."""
-        d = _Draft(text, self._mentions(text, doc, scope_starts(text, scopes)))
+        d = _Draft(text, self._mentions(text, doc, scope_starts(text, scopes), title))
         for sent, start in zip(d.chunk.sentences, d.chunk.starts, strict=True):
+            for a, b in abbreviations(text, sent, sent):  # "Name (ABBR)"
+                sent[:] = sorted({id(m): m for m in (*sent, b)}.values(), key=lambda m: m.start)
+                self._add(d, a, "also_known_as", b)
             ments = [m for m in sent if m.kind != "class"]
             for i, a in enumerate(ments):
                 if a.kind != "name" or not is_subject(text, start, a, ments):
@@ -363,13 +367,14 @@ class OfflineExtractor:
 
     # -- mentions ------------------------------------------------------------------------------
 
-    def _mentions(self, text: str, doc: Any = None, scopes: Sequence[int] = (0,)) -> _Chunk:
+    def _mentions(self, text: str, doc: Any = None, scopes: Sequence[int] = (0,), title: str | None = None) -> _Chunk:
         chunk = _Chunk(text, doc=doc, scopes=list(scopes))
         if doc is not None:
             sents = [(s.start_char, s.end_char) for s in doc.sents]
-            found = [m for e in doc.ents if (m := spacy_mention(e, self.ontology)) is not None]
+            found = [trim_name(m) for e in doc.ents if (m := spacy_mention(e, self.ontology)) is not None]
             # an entity swallowed by a widened neighbour ("Dallas" in "Dallas Texans") is not a mention of its own
             found = [m for m in found if not any(o is not m and o.start <= m.start and m.end <= o.end for o in found)]
+            found = title_mentions(text, title, found)
             ments = numeric_mentions(text, found)
         else:
             sents = sentences(text)

@@ -11,6 +11,7 @@ import re
 from dataclasses import dataclass
 from typing import Any
 
+from memgraph_neo4j.extractors.offline.names import POSTNOMINALS
 from memgraph_neo4j.extractors.offline.ner import Kind, Mention
 from memgraph_neo4j.extractors.typing import DATE_PATTERN, rule_type
 
@@ -64,8 +65,10 @@ RULES: tuple[Rule, ...] = (
     _r(_PRE_NP + r"born" + _ON_DATE + r"\s+(?:in|at|near)\s+" + _THE + _DIR, "born_in", "birth_date"),
     _r(_PRE_NP + r"born\s+(?:on\s+)?", None, "birth_date"),
     _r(_PRE + r"born\s+", "also_known_as"),  # "Margaret Sanger, born Margaret Louise Higgins"
-    _r(r"\s*\(\s*", None, "birth_date", after=re.compile(r"\s*[-\u2013\u2014]")),  # X (4 August 1961 – ...
-    _r(r"\s*\(\s*(?:born\s+|b\.\s*)?<date>\s*[-\u2013\u2014]\s*(?:died\s+|d\.\s*)?", None, "date_of_death"),
+    # X (4 August 1961 – ...; "James Alexander Richey CIE (8 March 1874 – ...": post-nominals between
+    _r(POSTNOMINALS + r"?\s*\(\s*", None, "birth_date", after=re.compile(r"\s*[-\u2013\u2014]")),
+    _r(POSTNOMINALS + r"?\s*\(\s*(?:born\s+|b\.\s*)?<date>\s*[-\u2013\u2014]\s*(?:died\s+|d\.\s*)?", None,
+       "date_of_death"),
     _r(_PRE + r"died" + _ON_DATE + r"\s*(?:(?:on|in|at)\s+)?" + _THE + _DIR, "died_in", "date_of_death"),
     _r(_PRE + _THE + r"(?:(?:former|current|national|federal|state|provincial|historic|administrative|"
        r"regional|royal|ancient|de\s+facto)\s+)?capital(?:\s+city)?\s+of\s+" + _THE, "capital_of"),
@@ -170,15 +173,21 @@ def class_phrase(text: str, a: Mention) -> Mention | None:
 
 
 def comma_pairs(text: str, names: list[Mention]) -> list[tuple[Mention, Mention, bool, bool]]:
-    """Adjacent 'A, B' name pairs, flagged when they sit inside a longer list."""
+    """Adjacent 'A, B' name pairs, flagged (before, after) when they sit inside a list.
+
+    Names joined by bare commas form a run; the run is a list when "and"/"or" and a name follow its last
+    member ("France, Germany and Italy", "Berea, Amherst, and Massillon"), else a chain of containment
+    ("in Merrimack County, New Hampshire, United States": each place in the next).
+    """
     out = []
-    for i in range(len(names) - 1):
-        a, b = names[i], names[i + 1]
-        if text[a.end : b.start] != ", ":
-            continue
-        prev_list = i > 0 and bool(_LIST_GAP.fullmatch(text[names[i - 1].end : a.start]))
-        next_list = i + 2 < len(names) and bool(_LIST_GAP.fullmatch(text[b.end : names[i + 2].start]))
-        out.append((a, b, prev_list, next_list))
+    i = 0
+    while i < len(names) - 1:
+        j = i
+        while j + 1 < len(names) and text[names[j].end : names[j + 1].start] == ", ":
+            j += 1
+        listed = j + 1 < len(names) and bool(_LIST_GAP.fullmatch(text[names[j].end : names[j + 1].start]))
+        out += [(names[k], names[k + 1], listed, listed) for k in range(i, j)]
+        i = j + 1
     return out
 
 
