@@ -59,6 +59,14 @@ class DepFact:
     time: str | None = None
 
 
+def _in_place_phrase(tok: Any) -> bool:
+    """A name at the end of a locative phrase ("in Manhattan, New York"): a participle after it is about
+    what the phrase locates (measured: "Canada, located between ...", "New York established in 1876")."""
+    while tok.dep_ in ("appos", "conj", "npadvmod", "compound") and tok.head.i != tok.i:
+        tok = tok.head
+    return tok.dep_ == "pobj" and tok.head.lower_ in ("in", "of", "at", "near") and tok.ent_type_ in ("GPE", "LOC")
+
+
 class DependencyRelations:
     """Facts of one sentence from its parse; relation names are the ontology's or normalised phrases."""
 
@@ -75,7 +83,7 @@ class DependencyRelations:
                 out += self._copula(tok, args)
             elif tok.pos_ == "VERB":
                 out += self._verb(tok, args)
-            elif tok.dep_ == "appos" and tok.pos_ == "NOUN":
+            elif tok.dep_ == "appos" and tok.pos_ == "NOUN" and tok.head.dep_ != "attr":  # "He is an M.P., a man"
                 heads = [m for m in args.resolve(tok.head) if m.kind == "name"]
                 out += self._nominal(tok, heads, args) + self._class(tok, heads, args)
             elif tok.dep_ == "prep" and tok.lower_ in ("in", "at"):
@@ -90,6 +98,8 @@ class DependencyRelations:
         if subs or depth > 3:
             return subs, passive
         if v.dep_ in ("relcl", "acl"):  # "Y, founded in 1990", "a film directed by X"
+            if v.dep_ == "acl" and _in_place_phrase(v.head):
+                return [], passive  # "a school in Manhattan, New York established in 1876": not New York
             return [v.head] if 0 < v.i - v.head.i <= NEAR else [], passive or v.tag_ == "VBN"
         if v.dep_ in ("conj", "xcomp", "advcl") and v.head.pos_ in ("VERB", "AUX"):
             if v.dep_ == "advcl" and v.tag_ not in ("VBN", "VBG"):

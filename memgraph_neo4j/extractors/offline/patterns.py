@@ -12,12 +12,14 @@ from dataclasses import dataclass
 from typing import Any
 
 from memgraph_neo4j.extractors.offline.names import POSTNOMINALS
-from memgraph_neo4j.extractors.offline.ner import Kind, Mention
+from memgraph_neo4j.extractors.offline.ner import TITLES, Kind, Mention
 from memgraph_neo4j.extractors.typing import DATE_PATTERN, rule_type
+from memgraph_neo4j.memory.normalize import normalize_relation
+from memgraph_neo4j.memory.ontology import Ontology
 
 __all__ = [
     "NP_IN", "NP_OF", "NP_OF_SKIP", "PLACE_NOUNS", "RANGE_END", "RULES", "TIME_AFTER", "Rule", "class_phrase",
-    "comma_pairs", "is_subject",
+    "comma_pairs", "is_subject", "np_relation",
 ]
 
 _AUX = (
@@ -66,8 +68,8 @@ RULES: tuple[Rule, ...] = (
     _r(_PRE_NP + r"born\s+(?:on\s+)?", None, "birth_date"),
     _r(_PRE + r"born\s+", "also_known_as"),  # "Margaret Sanger, born Margaret Louise Higgins"
     # X (4 August 1961 – ...; "James Alexander Richey CIE (8 March 1874 – ...": post-nominals between
-    _r(POSTNOMINALS + r"?\s*\(\s*", None, "birth_date", after=re.compile(r"\s*[-\u2013\u2014]")),
-    _r(POSTNOMINALS + r"?\s*\(\s*(?:born\s+|b\.\s*)?<date>\s*[-\u2013\u2014]\s*(?:died\s+|d\.\s*)?", None,
+    _r(r"(?:" + POSTNOMINALS + r")?\s*\(\s*", None, "birth_date", after=re.compile(r"\s*[-\u2013\u2014]")),
+    _r(r"(?:" + POSTNOMINALS + r")?\s*\(\s*(?:born\s+|b\.\s*)?<date>\s*[-\u2013\u2014]\s*(?:died\s+|d\.\s*)?", None,
        "date_of_death"),
     _r(_PRE + r"died" + _ON_DATE + r"\s*(?:(?:on|in|at)\s+)?" + _THE + _DIR, "died_in", "date_of_death"),
     _r(_PRE + _THE + r"(?:(?:former|current|national|federal|state|provincial|historic|administrative|"
@@ -144,6 +146,31 @@ TIME_AFTER = re.compile(r"\s*,?\s*(in|on|from|since|until|till|between)\s+")
 # the end of a range after its first date, when the NER did not read the two as one mention (spaCy:
 # "1975" a DATE, "1979" a DATE or nothing at all, by the sentence's context)
 RANGE_END = re.compile(rf"\s*(?:to|until|till|through|and|[-\u2013\u2014])\s*{DATE_PATTERN}(?![\w])", re.IGNORECASE)
+
+
+def np_relation(gap: str, ontology: Ontology) -> list[str]:
+    """'X is the 44th president of Y' -> president_of; 'X is a city in Y' -> located_in."""
+    if m := NP_IN.fullmatch(gap):
+        return ["located_in"] if m["noun"].lower() in PLACE_NOUNS else []
+    m = NP_OF.fullmatch(gap)
+    if m is None or "<" in m["np"]:
+        return []
+    words = m["np"].split()
+    # lower-case words only (a capitalised one would be part of a name), titles excepted
+    if any(w != w.lower() and w.lower() not in TITLES for w in words) or words[-1].lower() in NP_OF_SKIP:
+        return []
+    lowered = [w.lower() for w in words]
+    if "capital" in lowered:
+        return ["capital_of"]
+    relations = {r.name for r in ontology.relations}
+    for k in range(len(lowered)):
+        rel = normalize_relation(" ".join(lowered[k:]) + " of", ontology)
+        if rel in relations:
+            return [rel]
+    if lowered[-1] in PLACE_NOUNS:
+        return ["located_in"]
+    # unknown role noun: keep it as an open relation ("author_of"), only with an article
+    return [normalize_relation(lowered[-1] + " of")] if m["art"] else []
 
 
 def class_phrase(text: str, a: Mention) -> Mention | None:
