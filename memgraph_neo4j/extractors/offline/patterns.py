@@ -141,6 +141,7 @@ _CLASS_STOP = frozenset(
     "owned operated designed built named called situated listed held serving flowing consisting including "
     "established developed managed playing".split()
 )
+_LIST_END = re.compile(r",?\s+(?:and|or)\b")
 _LIST_GAP = re.compile(r"\s*,\s*(?:and\s+|or\s+)?|\s+(?:and|or)\s+")
 TIME_AFTER = re.compile(r"\s*,?\s*(in|on|from|since|until|till|between)\s+")
 # the end of a range after its first date, when the NER did not read the two as one mention (spaCy:
@@ -202,8 +203,9 @@ def class_phrase(text: str, a: Mention) -> Mention | None:
 def comma_pairs(text: str, names: list[Mention]) -> list[tuple[Mention, Mention, bool, bool]]:
     """Adjacent 'A, B' name pairs, flagged (before, after) when they sit inside a list.
 
-    Names joined by bare commas form a run; the run is a list when "and"/"or" and a name follow its last
-    member ("France, Germany and Italy", "Berea, Amherst, and Massillon"), else a chain of containment
+    Names joined by bare commas form a run; the run is a list when "and"/"or" follows its last member
+    ("France, Germany and Italy", "Berea, Amherst, and Massillon") or ends the name before it, else a chain
+    of containment
     ("in Merrimack County, New Hampshire, United States": each place in the next).
     """
     out = []
@@ -212,7 +214,9 @@ def comma_pairs(text: str, names: list[Mention]) -> list[tuple[Mention, Mention,
         j = i
         while j + 1 < len(names) and text[names[j].end : names[j + 1].start] == ", ":
             j += 1
-        listed = j + 1 < len(names) and bool(_LIST_GAP.fullmatch(text[names[j].end : names[j + 1].start]))
+        # "Amsterdam, Germany, London, and at the ...", "Maryland and Washington, D.C."
+        listed = bool(_LIST_END.match(text, names[j].end)) or (
+            i > 0 and bool(_LIST_GAP.fullmatch(text[names[i - 1].end : names[i].start])))
         out += [(names[k], names[k + 1], listed, listed) for k in range(i, j)]
         i = j + 1
     return out
