@@ -146,6 +146,9 @@ class Arguments:
                 if pobj and all(t.pos_ in ("PROPN", "DET", "ADP", "CCONJ") for t in doc[c.i : pobj[0].i + 1]):
                     right = pobj[0].i
             break
+        known = next((self.of[i] for i in range(left, tok.i) if i in self.of), None)
+        if known is not None and tok.text.isupper() and len(tok.text) <= 5:
+            return [known]  # "Richey CIE": the name's post-nominal letters, not a name of their own
         if (left, right) not in self.new:
             span = doc[left : right + 1]
             if span.text.lower() in _MONTHS or len(span.text) < 2 or not span.text[0].isupper():

@@ -46,6 +46,8 @@ END_PREPS = frozenset({"to", "until", "till", "through"})  # the end of a range:
 AS_VERBS = frozenset({"serve", "work", "act", "function", "remain"})  # "X served as president of Y"
 # "a town in the north of Y", "a village in the district of Y": the place is Y
 _PASS_THROUGH = PLACE_NOUNS | {"north", "south", "east", "west", "centre", "center", "heart", "outskirts", "part"}
+# a person's role noun with these prepositions and an organisation: its employer, its party or team
+ROLE_PREPS = {"at": "employed_by", "from": "member_of"}
 CONFIDENT = frozenset({"Person", "Place", "Date"})  # NER labels the relation's domain/range may overrule with
 
 
@@ -55,6 +57,14 @@ class DepFact:
     relation: str
     tail: Mention
     time: str | None = None
+
+
+def _in_place_phrase(tok: Any) -> bool:
+    """A name at the end of a locative phrase ("in Manhattan, New York"): a participle after it is about
+    what the phrase locates (measured: "Canada, located between ...", "New York established in 1876")."""
+    while tok.dep_ in ("appos", "conj", "npadvmod", "compound") and tok.head.i != tok.i:
+        tok = tok.head
+    return tok.dep_ == "pobj" and tok.head.lower_ in ("in", "of", "at", "near") and tok.ent_type_ in ("GPE", "LOC")
 
 
 class DependencyRelations:
@@ -73,7 +83,7 @@ class DependencyRelations:
                 out += self._copula(tok, args)
             elif tok.pos_ == "VERB":
                 out += self._verb(tok, args)
-            elif tok.dep_ == "appos" and tok.pos_ == "NOUN":
+            elif tok.dep_ == "appos" and tok.pos_ == "NOUN" and tok.head.dep_ != "attr":  # "He is an M.P., a man"
                 heads = [m for m in args.resolve(tok.head) if m.kind == "name"]
                 out += self._nominal(tok, heads, args) + self._class(tok, heads, args)
             elif tok.dep_ == "prep" and tok.lower_ in ("in", "at"):
@@ -88,6 +98,8 @@ class DependencyRelations:
         if subs or depth > 3:
             return subs, passive
         if v.dep_ in ("relcl", "acl"):  # "Y, founded in 1990", "a film directed by X"
+            if v.dep_ == "acl" and _in_place_phrase(v.head):
+                return [], passive  # "a school in Manhattan, New York established in 1876": not New York
             return [v.head] if 0 < v.i - v.head.i <= NEAR else [], passive or v.tag_ == "VBN"
         if v.dep_ in ("conj", "xcomp", "advcl") and v.head.pos_ in ("VERB", "AUX"):
             if v.dep_ == "advcl" and v.tag_ not in ("VBN", "VBG"):
@@ -271,6 +283,9 @@ class DependencyRelations:
         for p in (c for c in noun.children if c.dep_ == "prep"):
             for pobj in (g for g in p.children if g.dep_ == "pobj"):
                 rel = self._noun_relation(words, noun.lemma_.lower(), p.lower_, article)
+                if rel is None and p.lower_ in ROLE_PREPS:  # "a physicist at Fermilab", "a politician from the X Party"
+                    out += [self._fact(h, ROLE_PREPS[p.lower_], t, None) for t in self._noun_objects(pobj, args, False)
+                            if t.label == "Organization" for h in heads if h.target.label == "Person"]
                 if rel is None:
                     continue
                 relation, reverse = rel

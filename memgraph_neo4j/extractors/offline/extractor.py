@@ -22,9 +22,9 @@ from memgraph_neo4j.contracts import (
 from memgraph_neo4j.embeddings.base import Embedder
 from memgraph_neo4j.extractors.offline.arguments import Arguments
 from memgraph_neo4j.extractors.offline.dependency import DependencyRelations
+from memgraph_neo4j.extractors.offline.names import abbreviations, repair_spans, title_mentions, trim_name
 from memgraph_neo4j.extractors.offline.ner import (
     PRONOUN_SUBJECT,
-    TITLES,
     Mention,
     name_mentions,
     numeric_mentions,
@@ -33,14 +33,11 @@ from memgraph_neo4j.extractors.offline.ner import (
     spacy_mention,
 )
 from memgraph_neo4j.extractors.offline.patterns import (
-    NP_IN,
-    NP_OF,
-    NP_OF_SKIP,
-    PLACE_NOUNS,
     RULES,
     class_phrase,
     comma_pairs,
     is_subject,
+    np_relation,
     time_after,
 )
 from memgraph_neo4j.extractors.offline.spacy_model import load_pinned_model
@@ -125,7 +122,7 @@ class OfflineExtractor:
         drafts: list[_Draft | str] = []
         for item, doc in zip(items, self._parse([item.text for item in items]), strict=True):
             try:
-                drafts.append(self._draft(item.text, doc, item.scopes))
+                drafts.append(self._draft(item.text, doc, item.scopes, item.title))
             except Exception as exc:  # one bad chunk must not sink the batch; reported, not dropped
                 drafts.append(f"{type(exc).__name__}: {exc}")
         # One typing call for the whole batch: many tiny embedding calls are far slower.
@@ -152,10 +149,13 @@ class OfflineExtractor:
             return [None] * len(texts)
         return list(self._nlp.pipe(texts, batch_size=SPACY_BATCH, n_process=1))
 
-    def _draft(self, text: str, doc: Any = None, scopes: Sequence[int] = ()) -> _Draft:
+    def _draft(self, text: str, doc: Any = None, scopes: Sequence[int] = (), title: str | None = None) -> _Draft:
         """Mentions, pattern and dependency facts, and the types known without the embedder."""
-        d = _Draft(text, self._mentions(text, doc, scope_starts(text, scopes)))
+        d = _Draft(text, self._mentions(text, doc, scope_starts(text, scopes), title))
         for sent, start in zip(d.chunk.sentences, d.chunk.starts, strict=True):
+            for a, b in abbreviations(text, sent, sent):  # "Name (ABBR)"
+                sent[:] = sorted({id(m): m for m in (*sent, b)}.values(), key=lambda m: m.start)
+                self._add(d, a, "also_known_as", b)
             ments = [m for m in sent if m.kind != "class"]
             for i, a in enumerate(ments):
                 if a.kind != "name" or not is_subject(text, start, a, ments):
@@ -163,7 +163,7 @@ class OfflineExtractor:
                 for b in ments[i + 1 : i + 5]:
                     for rel, head, tail, time in self._match(text, ments, a, b):
                         self._add(d, head, rel, tail, time)
-                if (cls := class_phrase(text, a)) is not None:
+                if (cls := class_phrase(text, a)) is not None and self._noun(doc, cls):
                     d.class_keys.add(cls.key)
                     self._add(d, a, "instance_of", cls)
                     sent.append(cls)
@@ -221,6 +221,15 @@ class OfflineExtractor:
     def _scope(chunk: _Chunk, offset: int) -> int:
         return max(bisect_right(chunk.scopes, offset) - 1, 0)
 
+    @staticmethod
+    def _noun(doc: Any, cls: Mention) -> bool:
+        """A class phrase ends in a noun ("Isis Whit, a young but ..." is an adjective), not a possessive."""
+        if cls.text[-1:] in "'\u2019" or doc is None:
+            return doc is None
+        span = doc.char_span(cls.start, cls.end, alignment_mode="expand")
+        return span is not None and span[-1].pos_ in ("NOUN", "PROPN") and \
+            (span[-1].i + 1 >= len(doc) or doc[span[-1].i + 1].tag_ != "POS")
+
     def _rule_type(self, name: str) -> str | None:
         t = rule_type(name)
         return t if t is not None and (t := normalize_type(t, self.ontology)) in self._types else None
@@ -266,31 +275,8 @@ class OfflineExtractor:
                 continue
             out.append((rel, head, tail, self._time(text, ments, b, rel)))
         if not out and b.kind == "name" and b.ref is None:
-            out += [(rel, a, b, self._time(text, ments, b, rel)) for rel in self._np_relation(gap)]
+            out += [(rel, a, b, self._time(text, ments, b, rel)) for rel in np_relation(gap, self.ontology)]
         return out
-
-    def _np_relation(self, gap: str) -> list[str]:
-        """'X is the 44th president of Y' -> president_of; 'X is a city in Y' -> located_in."""
-        if m := NP_IN.fullmatch(gap):
-            return ["located_in"] if m["noun"].lower() in PLACE_NOUNS else []
-        m = NP_OF.fullmatch(gap)
-        if m is None or "<" in m["np"]:
-            return []
-        words = m["np"].split()
-        # lower-case words only (a capitalised one would be part of a name), titles excepted
-        if any(w != w.lower() and w.lower() not in TITLES for w in words) or words[-1].lower() in NP_OF_SKIP:
-            return []
-        lowered = [w.lower() for w in words]
-        if "capital" in lowered:
-            return ["capital_of"]
-        for k in range(len(lowered)):
-            rel = normalize_relation(" ".join(lowered[k:]) + " of", self.ontology)
-            if rel in self._relations:
-                return [rel]
-        if lowered[-1] in PLACE_NOUNS:
-            return ["located_in"]
-        # unknown role noun: keep it as an open relation ("author_of"), only with an article
-        return [normalize_relation(lowered[-1] + " of")] if m["art"] else []
 
     def _time(self, text: str, ments: list[Mention], tail: Mention, rel: str) -> str | None:
         """'married Y in 1992': a date right after the tail qualifies a temporal relation."""
@@ -364,13 +350,14 @@ class OfflineExtractor:
 
     # -- mentions ------------------------------------------------------------------------------
 
-    def _mentions(self, text: str, doc: Any = None, scopes: Sequence[int] = (0,)) -> _Chunk:
+    def _mentions(self, text: str, doc: Any = None, scopes: Sequence[int] = (0,), title: str | None = None) -> _Chunk:
         chunk = _Chunk(text, doc=doc, scopes=list(scopes))
         if doc is not None:
             sents = [(s.start_char, s.end_char) for s in doc.sents]
-            found = [m for e in doc.ents if (m := spacy_mention(e, self.ontology)) is not None]
+            found = [trim_name(m) for e in doc.ents if (m := spacy_mention(e, self.ontology)) is not None]
             # an entity swallowed by a widened neighbour ("Dallas" in "Dallas Texans") is not a mention of its own
             found = [m for m in found if not any(o is not m and o.start <= m.start and m.end <= o.end for o in found)]
+            found = title_mentions(text, title, repair_spans(text, found))
             ments = numeric_mentions(text, found)
         else:
             sents = sentences(text)

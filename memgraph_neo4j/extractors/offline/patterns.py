@@ -11,12 +11,15 @@ import re
 from dataclasses import dataclass
 from typing import Any
 
-from memgraph_neo4j.extractors.offline.ner import Kind, Mention
+from memgraph_neo4j.extractors.offline.names import POSTNOMINALS
+from memgraph_neo4j.extractors.offline.ner import TITLES, Kind, Mention
 from memgraph_neo4j.extractors.typing import DATE_PATTERN, rule_type
+from memgraph_neo4j.memory.normalize import normalize_relation
+from memgraph_neo4j.memory.ontology import Ontology
 
 __all__ = [
     "NP_IN", "NP_OF", "NP_OF_SKIP", "PLACE_NOUNS", "RANGE_END", "RULES", "TIME_AFTER", "Rule", "class_phrase",
-    "comma_pairs", "is_subject",
+    "comma_pairs", "is_subject", "np_relation",
 ]
 
 _AUX = (
@@ -64,8 +67,10 @@ RULES: tuple[Rule, ...] = (
     _r(_PRE_NP + r"born" + _ON_DATE + r"\s+(?:in|at|near)\s+" + _THE + _DIR, "born_in", "birth_date"),
     _r(_PRE_NP + r"born\s+(?:on\s+)?", None, "birth_date"),
     _r(_PRE + r"born\s+", "also_known_as"),  # "Margaret Sanger, born Margaret Louise Higgins"
-    _r(r"\s*\(\s*", None, "birth_date", after=re.compile(r"\s*[-\u2013\u2014]")),  # X (4 August 1961 – ...
-    _r(r"\s*\(\s*(?:born\s+|b\.\s*)?<date>\s*[-\u2013\u2014]\s*(?:died\s+|d\.\s*)?", None, "date_of_death"),
+    # X (4 August 1961 – ...; "James Alexander Richey CIE (8 March 1874 – ...": post-nominals between
+    _r(r"(?:" + POSTNOMINALS + r")?\s*\(\s*", None, "birth_date", after=re.compile(r"\s*[-\u2013\u2014]")),
+    _r(r"(?:" + POSTNOMINALS + r")?\s*\(\s*(?:born\s+|b\.\s*)?<date>\s*[-\u2013\u2014]\s*(?:died\s+|d\.\s*)?", None,
+       "date_of_death"),
     _r(_PRE + r"died" + _ON_DATE + r"\s*(?:(?:on|in|at)\s+)?" + _THE + _DIR, "died_in", "date_of_death"),
     _r(_PRE + _THE + r"(?:(?:former|current|national|federal|state|provincial|historic|administrative|"
        r"regional|royal|ancient|de\s+facto)\s+)?capital(?:\s+city)?\s+of\s+" + _THE, "capital_of"),
@@ -136,11 +141,37 @@ _CLASS_STOP = frozenset(
     "owned operated designed built named called situated listed held serving flowing consisting including "
     "established developed managed playing".split()
 )
+_LIST_END = re.compile(r",?\s+(?:and|or)\b")
 _LIST_GAP = re.compile(r"\s*,\s*(?:and\s+|or\s+)?|\s+(?:and|or)\s+")
 TIME_AFTER = re.compile(r"\s*,?\s*(in|on|from|since|until|till|between)\s+")
 # the end of a range after its first date, when the NER did not read the two as one mention (spaCy:
 # "1975" a DATE, "1979" a DATE or nothing at all, by the sentence's context)
 RANGE_END = re.compile(rf"\s*(?:to|until|till|through|and|[-\u2013\u2014])\s*{DATE_PATTERN}(?![\w])", re.IGNORECASE)
+
+
+def np_relation(gap: str, ontology: Ontology) -> list[str]:
+    """'X is the 44th president of Y' -> president_of; 'X is a city in Y' -> located_in."""
+    if m := NP_IN.fullmatch(gap):
+        return ["located_in"] if m["noun"].lower() in PLACE_NOUNS else []
+    m = NP_OF.fullmatch(gap)
+    if m is None or "<" in m["np"]:
+        return []
+    words = m["np"].split()
+    # lower-case words only (a capitalised one would be part of a name), titles excepted
+    if any(w != w.lower() and w.lower() not in TITLES for w in words) or words[-1].lower() in NP_OF_SKIP:
+        return []
+    lowered = [w.lower() for w in words]
+    if "capital" in lowered:
+        return ["capital_of"]
+    relations = {r.name for r in ontology.relations}
+    for k in range(len(lowered)):
+        rel = normalize_relation(" ".join(lowered[k:]) + " of", ontology)
+        if rel in relations:
+            return [rel]
+    if lowered[-1] in PLACE_NOUNS:
+        return ["located_in"]
+    # unknown role noun: keep it as an open relation ("author_of"), only with an article
+    return [normalize_relation(lowered[-1] + " of")] if m["art"] else []
 
 
 def class_phrase(text: str, a: Mention) -> Mention | None:
@@ -170,15 +201,24 @@ def class_phrase(text: str, a: Mention) -> Mention | None:
 
 
 def comma_pairs(text: str, names: list[Mention]) -> list[tuple[Mention, Mention, bool, bool]]:
-    """Adjacent 'A, B' name pairs, flagged when they sit inside a longer list."""
+    """Adjacent 'A, B' name pairs, flagged (before, after) when they sit inside a list.
+
+    Names joined by bare commas form a run; the run is a list when "and"/"or" follows its last member
+    ("France, Germany and Italy", "Berea, Amherst, and Massillon") or ends the name before it, else a chain
+    of containment
+    ("in Merrimack County, New Hampshire, United States": each place in the next).
+    """
     out = []
-    for i in range(len(names) - 1):
-        a, b = names[i], names[i + 1]
-        if text[a.end : b.start] != ", ":
-            continue
-        prev_list = i > 0 and bool(_LIST_GAP.fullmatch(text[names[i - 1].end : a.start]))
-        next_list = i + 2 < len(names) and bool(_LIST_GAP.fullmatch(text[b.end : names[i + 2].start]))
-        out.append((a, b, prev_list, next_list))
+    i = 0
+    while i < len(names) - 1:
+        j = i
+        while j + 1 < len(names) and text[names[j].end : names[j + 1].start] == ", ":
+            j += 1
+        # "Amsterdam, Germany, London, and at the ...", "Maryland and Washington, D.C."
+        listed = bool(_LIST_END.match(text, names[j].end)) or (
+            i > 0 and bool(_LIST_GAP.fullmatch(text[names[i - 1].end : names[i].start])))
+        out += [(names[k], names[k + 1], listed, listed) for k in range(i, j)]
+        i = j + 1
     return out
 
 

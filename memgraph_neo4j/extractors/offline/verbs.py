@@ -98,6 +98,8 @@ NOUN_OF: dict[str, tuple[str, bool]] = {
 
 # Verbs that say nothing on their own (an open relation "be"/"have" would only add noise).
 SKIP_LEMMAS = frozenset("be have do get make go come say tell use see give take become seem".split())
+# speech verbs: their object is what was said ('"Idiot!" snapped Heywood' read Idiot as a name; novels)
+SKIP_LEMMAS |= frozenset("snap reply answer cry exclaim ask shout whisper mutter murmur stammer retort".split())
 
 AWARD_WORDS = re.compile(
     r"\b(?:award|awards|prize|medal|trophy|cross|oscar|emmy|grammy|tony|golden globe|bafta|honou?r|"

@@ -1,0 +1,117 @@
+"""Name-level repairs of the offline extractor's mentions, each for an error measured on the hand-labelled
+fixture (tests/fixtures/offline_precision.json):
+
+- the passage's title, where the text says it verbatim, is ONE name: the NER cut "Kauf dir einen bunten
+  Luftballon" to "Luftballon", "Heinkel HD 23" to "Heinkel HD", split "Franklin Street Presbyterian Church
+  and Parsonage" at "and" and "Left Grouping of ..." lost its first word (``title_mentions``);
+- an abbreviation in brackets right after a name is another name of it ("New South Wales Institute of
+  Sport (NSWIS)"): the NER glued "(NSWIS" to the name (``abbreviations``);
+- post-nominal letters are not part of a name ("James Alexander Richey CIE", ``trim_name``).
+"""
+
+from __future__ import annotations
+
+import re
+
+from memgraph_neo4j.extractors.offline.ner import TITLES, Mention
+
+__all__ = ["POSTNOMINALS", "abbreviations", "repair_spans", "title_mentions", "trim_name"]
+
+_DISAMBIGUATION = re.compile(r"\s*\([^()]*\)\s*$")  # "Whit (novel)", "Cutler School (New York City)"
+_LEADS = frozenset("The A An In On At By For From With As And Or But When While After Before".split())
+# a title or rank before a name is a role, not part of it ("President James Buchanan", "Sir R. Ford")
+_ROLES = TITLES | frozenset("mr mrs ms miss dr prof sir dame rev general major colonel captain lieutenant admiral "
+                            "sergeant lord lady pope senator judge saint st gen col capt lt gov sen".split())
+_LEADING_THE = re.compile(r"(?:The|the)\s+(?=\S)")
+# honours and degrees written after a name (British orders, fellowships, the commonest degrees)
+POSTNOMINALS = (
+    r"(?:,?\s+(?:CIE|KCIE|GCIE|CSI|KCSI|OBE|MBE|CBE|KBE|DBE|GBE|KCB|GCB|CB|KCMG|GCMG|CMG|KCVO|GCVO|CVO|LVO|MVO|DSO|MC|"
+    r"VC|GC|FRS|FRSE|FBA|FRCP|FRCS|QC|KC|PC|MP|MEP|MSP|MW|RA|KG|KT|DL|JP|PhD|MD))+")
+_POSTNOMINAL = re.compile(POSTNOMINALS + "$")
+_TRAILING = re.compile(r"\s+(?:at|from|of|in|on|the|and|or|for|to|by|with)$")
+# "Royal Borough of Kensington & Chelsea": these heads take their "of" complement into the name
+_OF_HEADS = frozenset("Borough County District Province Republic Kingdom Duchy Principality Municipality Region "
+                      "University Institute College Academy Museum Ministry Department Council Society Bank".split())
+_ABBREVIATION = re.compile(r"\s*\(\s*([A-Z][A-Z&.]{1,9})\s*\)")
+
+
+def trim_name(m: Mention) -> Mention:
+    """The name without post-nominal letters, a bracket it never closes ("X (NSWIS" -> "X") or a preposition
+    at its end ("University of Illinois from", "International Relations at")."""
+    name = m.text
+    if m.kind != "name":
+        return m
+    if "(" in name and ")" not in name and (cut := name.index("(")) > 0:
+        name = name[:cut].rstrip()
+    while (t := _TRAILING.search(name)) and t.start() > 0:
+        name = name[: t.start()]
+    if (p := _POSTNOMINAL.search(name)) and p.start() > 0:
+        name = name[: p.start()]
+    return m if name == m.text else Mention(m.start, m.start + len(name), name, m.kind, m.label, m.ref)
+
+
+def title_mentions(text: str, title: str | None, found: list[Mention]) -> list[Mention]:
+    """`found` with every verbatim occurrence of the passage's title (its disambiguation in brackets and a
+    leading "The" left out) made one name mention, replacing the NER mentions it overlaps. The NER's label is
+    kept when the mentions it replaces agree on one. A title starting in lower case is not a name."""
+    name = _DISAMBIGUATION.sub("", title or "").strip()
+    name = name[m.end():] if (m := _LEADING_THE.match(name)) else name
+    if len(name) < 3 or not (name[0].isupper() or name[0].isdigit()):
+        return found
+    out = list(found)
+    for occ in re.finditer(rf"(?<![\w-]){re.escape(name)}(?![\w-]|\s*\d)", text):
+        s, e = occ.span()
+        if (w := re.search(r"([A-Z][\w'-]*)\s+$", text[max(s - 40, 0) : s])) and w[1] not in _LEADS:
+            continue  # "Cool Ranch Doritos": a capitalised word before it makes a longer name
+        over = [m for m in out if m.start < e and s < m.end]
+        if any(m.start < s or m.end > e for m in over) or [(m.start, m.end) for m in over] == [(s, e)]:
+            continue  # a longer name holds it (or a date crosses it), or the NER read it whole already
+        # the NER's label only when it read most of the title: "Emma" (a person) is not "Emma's Bliss"
+        label = over[0].label if len(over) == 1 and 2 * (over[0].end - over[0].start) >= e - s else None
+        out = [m for m in out if m not in over]
+        out.append(Mention(s, e, name, "name", label))
+    return sorted(out, key=lambda m: m.start)
+
+
+def repair_spans(text: str, found: list[Mention]) -> list[Mention]:
+    """Names the NER cut short, joined back: capitalised words right before a name that no other mention
+    holds and that the text never writes in lower case ("Varsity Blind Tasting Match", "Title IV of ..."),
+    and "<Borough|University|...> of <name>" as one name."""
+    out = sorted(found, key=lambda m: m.start)
+    for i, m in enumerate(out):
+        if m.kind != "name" or m.ref is not None:
+            continue
+        start = m.start
+        while (w := re.search(r"(?<![\w'\u2019.,-])([A-Z][\w-]*) $", text[max(start - 30, 0) : start])) \
+                and w[1] not in _LEADS and w[1].lower().rstrip(".") not in _ROLES \
+                and not re.search(rf"(?<![\w-]){w[1].lower()}(?![\w-])", text) \
+                and not (i and out[i - 1].end > start - len(w[0])):
+            start -= len(w[0])
+        end, nxt = m.end, out[i + 1] if i + 1 < len(out) else None
+        if nxt is not None and nxt.kind == "name" and text[m.end : nxt.start] == " of " \
+                and m.text.rsplit(maxsplit=1)[-1] in _OF_HEADS:
+            end = nxt.end
+        if (start, end) != (m.start, m.end):
+            out[i] = Mention(start, end, text[start:end], "name", m.label)
+    # a name joined to the next one replaces it
+    return [m for i, m in enumerate(out) if not (i and out[i - 1].end >= m.end and out[i - 1].start <= m.start)]
+
+
+def abbreviations(text: str, names: list[Mention], taken: list[Mention]) -> list[tuple[Mention, Mention]]:
+    """(name, abbreviation) for 'Name (ABBR)' where ABBR shares at least two letters with the name's initials
+    and starts with one of them (a translated name keeps its letters in another order: "Nationalist Party of
+    the Valencian Country (PNPV)"); the abbreviation's mention is one of `taken` when the NER found it, else
+    a new one."""
+    out = []
+    for a in names:
+        m = _ABBREVIATION.match(text, a.end)
+        if m is None or a.kind != "name" or a.ref is not None:
+            continue
+        abbr = m[1].replace(".", "")
+        initials = {w[0].upper() for w in re.findall(r"[\w'-]+", a.text) if w[0].isupper()}
+        if abbr[0] not in initials or len(set(abbr) & initials) < min(2, len(set(abbr))):
+            continue  # "Valencian Country (PCPV)": the NER cut "Communist Party of the" off
+        s, e = m.span(1)
+        b = next((x for x in taken if (x.start, x.end) == (s, e)), None) or Mention(s, e, m[1], "name", a.label)
+        out.append((a, b))
+    return out
