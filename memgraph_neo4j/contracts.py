@@ -40,6 +40,16 @@ class FactState(StrEnum):
 
 
 FACT_VERDICTS = (FactState.DISCARDED, FactState.SUPERSEDED, FactState.CONTRADICTED)
+# The facts whose passages are a schema's support (its frequency, promotion's measure), passed as
+# $supporting to every statement that counts it: a verdict that judges a fact wrong (discarded,
+# contradicted) takes its passages away as a retraction does; superseded stays (an outdated value, or a
+# merged duplicate, still evidences that the relation is real).
+SUPPORTING = (FactState.PENDING, FactState.ACTIVE, FactState.SUPERSEDED)
+
+
+def supporting() -> list[str]:
+    """SUPPORTING as the $supporting parameter."""
+    return [str(s) for s in SUPPORTING]
 
 
 class ExtractionState(StrEnum):

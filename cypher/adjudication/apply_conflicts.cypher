@@ -1,7 +1,7 @@
 // Apply the proposed verdicts of these conflicts, all in this one transaction. Each fact's state,
 // relation, text, qualifiers and schema are kept on INVOLVES first, so revert_conflicts restores
 // them exactly; evidence moved by a merge is marked with the conflict's id. Facts are never deleted.
-// A refine moves the fact to another schema: adjudication/refined_schemas recounts both after this.
+// A refine moves the fact to another schema: adjudication/verdict_schemas recounts both after this.
 // $stamp (the version repository/conflicts.py bumped first): `changed` on every fact and schema it
 // changes, so retrieval copies catch up by reading those (repository/changes.py).
 UNWIND $ids AS conflict_id
@@ -31,7 +31,7 @@ CALL (i, f) {
   WITH * WHERE i.proposed = $refine
   MATCH (f)-[old:INSTANCE_OF]->(s:Schema)-[:HEAD_TYPE]->(ht:Type), (s)-[:TAIL_TYPE]->(tt:Type)
   SET i.previous_schema = s.id, f.relation = i.proposed_relation, f.text = i.proposed_text
-  // open: a new schema, candidate until promotion counts its support (refined_schemas, next);
+  // open: a new schema, candidate until promotion counts its support (verdict_schemas, next);
   // strict: a variant of a declared schema, stable by declaration like it
   MERGE (refined:Schema {space: $space, id: i.proposed_schema})
   ON CREATE SET refined.head_type = s.head_type, refined.relation = i.proposed_relation,

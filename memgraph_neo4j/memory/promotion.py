@@ -1,10 +1,12 @@
 """Algorithm 1, stage II: recount schema support, promote candidates to stable, activate their facts.
 
-A schema's frequency is the number of distinct passages supporting its facts. The ontology's rule
+A schema's frequency is the number of distinct passages of its facts in a supporting state
+(contracts.SUPPORTING: a verdict that judges a fact wrong takes its passages away). The ontology's rule
 gives the bar: a fixed threshold tau, or "drop the lowest p %" of the undeclared schemas (promote
 what lies strictly above the frequency at that percentile). Facts of stable schemas become active,
 also those written before the promotion. A schema a refine verdict creates (born_in_broader) follows
-the same rule when the verdict is applied (adjudication/refined_schemas).
+the same rule when the verdict is applied, as does every schema a verdict's applying or undoing recounts
+(adjudication/verdict_schemas).
 
 Stable follows the bar both ways (open world): the percentile's cutoff rises as a space grows (a
 first document with only declared schemas has no cutoff: bar 1), and a retraction takes support
@@ -12,6 +14,11 @@ away, so a stable schema under the bar goes back to candidate (`demote_below_bar
 pending and their conflicts closed, as a clean build of the same documents leaves them. Before, stable
 was never demoted, and which schemas were stable depended on the order documents came in (found by
 tests/integration/test_chaos.py). A strict ontology's declared schemas are stable by declaration.
+
+A verdict demotes nothing: adjudication checks active facts, so it judges facts of schemas already stable (a
+clean build promotes, then judges); demotion counts the facts a verdict judged or moved off a schema as its
+support (memory/stable_below_bar). Counted without them, demote_below_bar closed the verdict's own conflict
+(demotion_conflicts: every conflict of the schema's facts), undoing it; the recheck applied it again.
 """
 
 from __future__ import annotations

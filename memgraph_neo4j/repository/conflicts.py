@@ -6,7 +6,15 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from memgraph_neo4j.contracts import ConflictStatus, ConsistencyRules, FactState, Review, SchemaState, Verdict
+from memgraph_neo4j.contracts import (
+    ConflictStatus,
+    ConsistencyRules,
+    FactState,
+    Review,
+    SchemaState,
+    Verdict,
+    supporting,
+)
 from memgraph_neo4j.repository.base import Repository, store_rows
 from memgraph_neo4j.store import STAMP, GraphStore
 
@@ -120,9 +128,8 @@ _VERDICT_PARAMS = {"discard": str(Verdict.DISCARD), "merge": str(Verdict.MERGE),
                    "refine": str(Verdict.REFINE), "discarded": str(FactState.DISCARDED),
                    "superseded": str(FactState.SUPERSEDED), "resolved": str(ConflictStatus.RESOLVED),
                    "candidate": str(SchemaState.CANDIDATE)}
-_SCHEMA_PARAMS = {"refine": str(Verdict.REFINE), "candidate": str(SchemaState.CANDIDATE),
-                  "stable": str(SchemaState.STABLE), "active": str(FactState.ACTIVE),
-                  "pending": str(FactState.PENDING)}
+_SCHEMA_PARAMS = {"candidate": str(SchemaState.CANDIDATE), "stable": str(SchemaState.STABLE),
+                  "active": str(FactState.ACTIVE), "pending": str(FactState.PENDING), "supporting": supporting()}
 _RESTORE_PARAMS = {"obsolete": str(ConflictStatus.OBSOLETE), "rejected": str(Review.REJECTED),
                    "accepted": str(Review.ACCEPTED), "dismissed": str(ConflictStatus.DISMISSED),
                    "open": str(ConflictStatus.OPEN), "needs_review": str(ConflictStatus.NEEDS_REVIEW)}
@@ -186,11 +193,16 @@ class ConflictRepository(Repository):
                          obsolete=str(ConflictStatus.OBSOLETE))
 
     def _applied(self, ids: Sequence[str]) -> list[tuple[str, dict]]:
-        """apply_conflicts, then the schemas refine verdicts moved facts between recounted and promoted."""
+        """apply_conflicts, then the schemas of every fact the verdicts judged recounted and promoted."""
         return [("adjudication/apply_conflicts", {"space": self.space, "ids": list(ids), **_VERDICT_PARAMS,
                                                   "open": self.promotion["open"], "stamp": STAMP}),
-                ("adjudication/refined_schemas", {"space": self.space, "ids": list(ids), **_SCHEMA_PARAMS,
-                                                  **self.promotion, "stamp": STAMP})]
+                self._recount(ids)]
+
+    def _recount(self, ids: Sequence[str]) -> tuple[str, dict]:
+        """The schemas of every fact of these conflicts recounted (a verdict moved their support), after the
+        verdicts were applied or reverted, in their transaction; promotion's rule holds for them."""
+        return ("adjudication/verdict_schemas", {"space": self.space, "ids": list(ids), **_SCHEMA_PARAMS,
+                                                 **self.promotion, "stamp": STAMP})
 
     def _bump(self) -> tuple[str, dict]:
         """The first statement of a transaction that applies or reverts verdicts: a new memory version,
@@ -228,14 +240,13 @@ class ConflictRepository(Repository):
         return results[2][0]["applied"] if results[2] else 0
 
     def revert(self, conflict_ids: Sequence[str], status: ConflictStatus, review: Review | None = None) -> int:
-        """Undo the applied verdicts exactly and set the conflicts' status, in one transaction (the schemas
-        refine verdicts had moved facts to recounted)."""
+        """Undo the applied verdicts exactly and set the conflicts' status, in one transaction (the schemas of
+        their facts recounted)."""
         results = self.store.write_many([
             self._bump(),
             ("adjudication/revert_conflicts", {"space": self.space, "ids": list(conflict_ids), "status": str(status),
                                                "stamp": STAMP}),
-            ("adjudication/refined_schemas", {"space": self.space, "ids": list(conflict_ids), **_SCHEMA_PARAMS,
-                                              **self.promotion, "stamp": STAMP}),
+            self._recount(conflict_ids),
             *self._review(conflict_ids, review)])
         return results[1][0]["reverted"] if results[1] else 0
 

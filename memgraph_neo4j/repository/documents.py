@@ -16,7 +16,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from memgraph_neo4j.contracts import ConflictStatus, FactState, SchemaState
+from memgraph_neo4j.contracts import ConflictStatus, FactState, SchemaState, supporting
 from memgraph_neo4j.repository.base import BATCH, Repository
 from memgraph_neo4j.repository.batch import WriteBatch
 from memgraph_neo4j.store import GraphStore
@@ -132,7 +132,7 @@ class DocumentRepository(Repository):
 
     def recount_schemas(self) -> int:
         """Step 3: the frequency of every marked schema, recounted."""
-        return self._stamped(("memory/retract_recount", {}))[0][0]["schemas"]
+        return self._stamped(("memory/retract_recount", {"supporting": supporting()}))[0][0]["schemas"]
 
     def pend_under_candidates(self) -> int:
         """Step 3, after memory/promotion.demote_below_bar: the active facts of marked candidate schemas to

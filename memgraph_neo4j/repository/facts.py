@@ -6,7 +6,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from datetime import datetime
 
-from memgraph_neo4j.contracts import ConflictStatus, FactState, SchemaState
+from memgraph_neo4j.contracts import ConflictStatus, FactState, SchemaState, supporting
 from memgraph_neo4j.repository.base import BATCH, Repository, store_rows
 from memgraph_neo4j.repository.batch import WriteBatch
 
@@ -135,7 +135,7 @@ class FactRepository(Repository):
                       open_world: bool) -> int:
         """Stage II at the end of the batch's transaction (it sees the batch's facts); returns the index of
         the promote_and_activate result ({promoted, activated})."""
-        batch.add("memory/promote_frequency_of")
+        batch.add("memory/promote_frequency_of", supporting=supporting())
         return batch.add("memory/promote_and_activate", **promotion_params(threshold, percentile, open_world))
 
     # ----- promotion ---------------------------------------------------------------------------
@@ -143,7 +143,7 @@ class FactRepository(Repository):
         """Recount the frequency (distinct supporting passages) of the schemas of the facts written since
         the last promotion (`full`: of every schema); returns how many were recounted."""
         name = "memory/promote_frequency" if full else "memory/promote_frequency_of"
-        return self.store.write(name, space=self.space)[0]["schemas"]
+        return self.store.write(name, space=self.space, supporting=supporting())[0]["schemas"]
 
     def has_unpromoted(self) -> bool:
         """Facts written since the last promotion wait for it (a run was killed in between)."""
@@ -166,10 +166,11 @@ class FactRepository(Repository):
 
     # ----- demotion (memory/promotion.demote_below_bar) ----------------------------------------
     def stable_below(self, min_frequency: int, open_world: bool) -> list[str]:
-        """Stable schemas under the bar, support counted with the facts a refine moved off them (open world;
+        """Stable schemas under the bar, support counted with the facts a verdict moved off it (open world;
         a strict ontology's stay stable by declaration)."""
         return [r["id"] for r in self.store.read("memory/stable_below_bar", space=self.space, open=open_world,
-                                                 min_frequency=min_frequency, stable=SchemaState.STABLE.value)]
+                                                 min_frequency=min_frequency, stable=SchemaState.STABLE.value,
+                                                 supporting=supporting())]
 
     def demotion_conflicts(self, schemas: list[str]) -> tuple[list[str], list[str]]:
         """(the open conflicts of facts of these schemas, the schemas whose support undoing their verdicts
@@ -183,7 +184,7 @@ class FactRepository(Repository):
         recounted, the conflicts' active facts queued for a new check. (conflicts closed, memory version)."""
         batch = WriteBatch(self.store, self.space, stamped=True)
         closed = batch.add("adjudication/revert_conflicts", ids=ids, status=ConflictStatus.OBSOLETE.value)
-        batch.add("memory/recount_schemas", ids=schemas)
+        batch.add("memory/recount_schemas", ids=schemas, supporting=supporting())
         batch.add("memory/retract_recheck", ids=ids, active=FactState.ACTIVE.value)
         results = batch.commit()
         return results[closed][0]["reverted"], batch.version

@@ -4,8 +4,11 @@ edge as an uninterrupted build of the same corpus in another space, and the seco
 model only for the chunks the first one had not finished.
 
 The ingest runs in a child process (kill_resume_child.py: generated corpus, scripted chat model that
-logs its calls, hashing embedder). The server test kills a Neo4j instance of its own (ports 17689 /
-17476, MEMGRAPH_HOME/test-kill-instance), never the test server other sessions share.
+logs its calls, hashing embedder). The process kill runs with the rules adjudicating, and with the agents
+over the same scripted chat (classification and resolution answered from the facts shown, logged apart from
+the extraction calls): the resumed space has the clean build's conflicts, verdicts and schema frequencies.
+The server test kills a Neo4j instance of its own (ports 17689 / 17476, MEMGRAPH_HOME/test-kill-instance),
+never the test server other sessions share.
 """
 
 from __future__ import annotations
@@ -34,14 +37,21 @@ KILL_BOLT_PORT, KILL_HTTP_PORT = 17689, 17476
 
 
 def run_child(uri: str, password: str, space: str, log: Path, delay: float = 0.0,
-              die_after: int | None = None) -> subprocess.Popen:
+              die_after: int | None = None, adjudicator: str = "rules") -> subprocess.Popen:
     extra = [] if die_after is None else [str(die_after)]
-    return subprocess.Popen([sys.executable, str(CHILD), uri, password, space, str(log), str(delay), *extra],
+    return subprocess.Popen([sys.executable, str(CHILD), uri, password, space, str(log), adjudicator, str(delay),
+                             *extra],
                             stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
 
 
 def calls(log: Path) -> list[str]:
     return log.read_text().split() if log.exists() else []
+
+
+def agent_calls(log: Path) -> Counter:
+    """The adjudication agents' calls of a run, by agent (classify, resolve): logged apart from `log`."""
+    agents = Path(f"{log}.adjudication")
+    return Counter(line.split()[0] for line in agents.read_text().splitlines()) if agents.exists() else Counter()
 
 
 def wait_for_calls(log: Path, at_least: int, proc: subprocess.Popen, timeout: float = 90.0) -> None:
@@ -67,9 +77,16 @@ def fingerprint(store: GraphStore, space: str) -> tuple[Counter, Counter]:
     nodes = Counter(tuple((k, tuple(sorted(v)) if isinstance(v, list) and k == "labels" else
                            tuple(v) if isinstance(v, list) else v) for k, v in sorted(r.items()))
                     for r in lib.read("kill_resume_nodes", space=space))
-    edges = Counter((r["type"], r["source"], r["target"], None if r["weight"] is None else round(r["weight"], 5))
-                    for r in lib.read("kill_resume_edges", space=space))
+    edges = Counter((r["type"], r["source"], r["target"], None if r["weight"] is None else round(r["weight"], 5),
+                     r["verdict"] and tuple(r["verdict"])) for r in lib.read("kill_resume_edges", space=space))
     return nodes, edges
+
+
+def conflicts(store: GraphStore, space: str) -> dict[str, str]:
+    """Conflict id -> status."""
+    from memgraph_neo4j.repository.conflicts import ConflictRepository
+
+    return {c.id: c.status for c in ConflictRepository(store, space).list(limit=1000)}
 
 
 def done_passages(store: GraphStore, space: str) -> set[str]:
@@ -88,9 +105,9 @@ def assert_same_space(store: GraphStore, resumed: str, reference: str) -> None:
     assert got_edges == want_edges, (got_edges - want_edges, want_edges - got_edges)
 
 
-def build_reference(store: GraphStore, space: str, log: Path) -> int:
-    """The uninterrupted build, in this process; returns its model calls."""
-    report = child_memory(store, space, str(log)).ingest(documents(), batch_size=BATCH, progress=False)
+def build_reference(store: GraphStore, space: str, log: Path, adjudicator: str = "rules") -> int:
+    """The uninterrupted build, in this process; returns its extraction calls."""
+    report = child_memory(store, space, str(log), adjudicator).ingest(documents(), batch_size=BATCH, progress=False)
     assert report.failed == 0 and report.facts > 0
     return len(calls(log))
 
@@ -105,31 +122,44 @@ def delete(store: GraphStore, *spaces: str) -> None:
 SELF_KILLS = [2, 5, 3]
 
 
-def test_sigkill_of_the_ingest_process_then_rerun_gives_the_uninterrupted_graph(store, neo4j_connection, tmp_path):
+@pytest.mark.parametrize("adjudicator", ["rules", "model"])
+def test_sigkill_of_the_ingest_process_then_rerun_gives_the_uninterrupted_graph(store, neo4j_connection, tmp_path,
+                                                                                adjudicator):
     reference, resumed = f"t_ref_{uuid.uuid4().hex[:8]}", f"t_kill_{uuid.uuid4().hex[:8]}"
     uri, password = neo4j_connection.uri, neo4j_connection.password
     try:
-        total = build_reference(store, reference, tmp_path / "reference.log")
+        total = build_reference(store, reference, tmp_path / "reference.log", adjudicator)
+        # birth years plant mutual exclusions: the agents resolve them (the earlier year kept), the rules cannot
+        judged = conflicts(store, reference)
+        agents = agent_calls(tmp_path / "reference.log")
+        if adjudicator == "model":
+            assert judged and set(judged.values()) == {"resolved"} and agents["resolve"] == len(judged)
+            assert agents["classify"] >= len(judged)
+        else:
+            assert judged and set(judged.values()) == {"needs_review"} and not agents
         # the test kills the child while it waits for the model, then the child kills itself after
         # its n-th write transaction, several times; then a run to the end
         logs = [tmp_path / f"run{i}.log" for i in range(len(SELF_KILLS) + 2)]
-        proc = run_child(uri, password, resumed, logs[0], delay=0.02)
+        proc = run_child(uri, password, resumed, logs[0], delay=0.02, adjudicator=adjudicator)
         wait_for_calls(logs[0], total // 5, proc)
         os.kill(proc.pid, signal.SIGKILL)
         proc.wait(timeout=30)
         for log, writes in zip(logs[1:], SELF_KILLS):
             before = done_passages(store, resumed)
-            proc = run_child(uri, password, resumed, log, die_after=writes)
+            proc = run_child(uri, password, resumed, log, die_after=writes, adjudicator=adjudicator)
             proc.communicate(timeout=120)
             assert proc.returncode == -signal.SIGKILL
             assert not set(calls(log)) & before  # no model call for a chunk already done
         before = done_passages(store, resumed)
         assert 0 < len(before) < total  # the kills landed mid-ingest
-        finish(run_child(uri, password, resumed, logs[-1]))
+        finish(run_child(uri, password, resumed, logs[-1], adjudicator=adjudicator))
         last = calls(logs[-1])
         assert sorted(set(last)) == sorted(last)  # each chunk asked once
         assert not set(last) & before  # no model call for a chunk already done
         assert len(last) == total - len(before)  # ... and one for each chunk not done
+        if adjudicator == "model":  # the agents judged in the killed runs or the last: each conflict once in all
+            assert sum((agent_calls(log) for log in logs), Counter())["resolve"] >= len(judged)
+        assert conflicts(store, resumed) == judged
         assert_same_space(store, resumed, reference)
     finally:
         delete(store, reference, resumed)
