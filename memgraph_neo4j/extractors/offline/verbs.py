@@ -66,6 +66,9 @@ PHRASES: dict[str, Mapped] = _table({
     "take place in|take place at|held in|held at|happen in|occur in": Mapped("occurred_in"),
     "participate in|compete in|fight in|take part in|competed in": Mapped("participant_in", tail_types=_EVENT),
     "part of": Mapped("part_of"),
+    # chat turns ("I moved to Porto", speakers.py): where someone lives, where they have been
+    "move to|relocate to|live in|reside in|settle in|move back to": Mapped("lives_in", tail_types=_PLACE),
+    "visit|go to|travel to|fly to|tour|go back to": Mapped("visited", tail_types=_PLACE),
 })
 
 # A date as the object of these phrases gives the date relation of the verb's patient.
