@@ -48,6 +48,7 @@ SECOND_PERSON = frozenset({"you"})
 # verbs whose complement is not (yet) a fact: "I want to visit Japan", "I'm planning to move"
 WISH_LEMMAS = frozenset("want hope plan wish intend consider dream think need try would decide expect aim mean "
                         "gon wanna".split())
+MOTION_LEMMAS = frozenset("go move travel fly relocate visit".split())  # in the progressive: a plan
 # a clause under these is a condition or a backdrop, not the statement: "if I move", "when I was a kid"
 CONDITION_MARKS = frozenset({"if", "unless", "whether", "once", "when", "while", "until", "before", "since"})
 # laughter and drawn-out sounds ("hahaha", "awww", "ohhh", "hmm"); acronyms the small model tags PROPN
@@ -194,6 +195,8 @@ def stated(tok: Any) -> bool:
         if any(c.tag_ == "MD" or (c.dep_ in ("mark", "advmod") and c.lower_ in CONDITION_MARKS) for c in v.children):
             return False
     wish = verb.lemma_.lower() in WISH_LEMMAS or verb.lower_ in ("going", "gon")  # "I'm going to / gonna move"
+    if verb.tag_ == "VBG" and verb.lemma_.lower() in MOTION_LEMMAS:
+        return False  # "I'm going to Tokyo next month", "I'm moving to Porto": a plan, not yet a fact
     return not (wish and any(c.dep_ in ("xcomp", "ccomp") for c in verb.children))
 
 

@@ -75,7 +75,8 @@ def test_second_person_is_the_one_other_participant(extractor) -> None:
 @needs_spacy
 def test_only_stated_clauses(extractor) -> None:
     texts = ["Ana: Did you move to Lisbon?", "Ana: I would move to Porto.", "Ana: I want to visit Japan.",
-             "Ana: If I move to Berlin, it will be cold.", "Ana: I'm gonna visit Rome.", "Ana: I never visited Oslo."
+             "Ana: If I move to Berlin, it will be cold.", "Ana: I'm gonna visit Rome.", "Ana: I never visited Oslo.",
+             "Ana: I'm going to Tokyo next month."
              ]  # the parser's negation rule
     assert [facts(e) for e in run(extractor, *(turn(t) for t in texts))] == [set()] * len(texts)
     stated, = run(extractor, turn("Ana: I want to go out. I visited Japan in 2019."))
