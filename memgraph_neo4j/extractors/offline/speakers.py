@@ -207,29 +207,39 @@ class ChatArguments(Arguments):
         super().__init__(*args, **kwargs)
         self.turn = turn
         self.speaker = turn.speaker_mention()
+        # the pronouns join the token -> mention map as named subjects do: a verb whose range allows one
+        # type may then correct the NER ("I moved to Porto", Porto tagged PERSON: a place)
+        for tok in self.doc:
+            if tok.pos_ == "PRON" and tok.dep_ in SUBJ and tok.i not in self.of and \
+                    (person := self._person(tok)) is not None:
+                self.of[tok.i] = person
 
-    def resolve(self, tok: Any, depth: int = 0) -> list[Mention]:
+    def _person(self, tok: Any) -> Mention | None:
+        """"I" as the speaker, "you" as the addressee, in a stated clause; else None."""
         low = tok.lower_
-        if tok.pos_ != "PRON" or low not in FIRST_PERSON | SECOND_PERSON:
-            return [m for m in super().resolve(tok, depth) if m.ref is not None or not self._vocative(m)]
-        if tok.dep_ not in SUBJ or not stated(tok):
-            return []
-        if low in SECOND_PERSON and tok.head.lemma_ in COPULAS:
-            return []  # "you're an inspiration, a great friend, an amazing parent": praise, not a class
+        if low not in FIRST_PERSON | SECOND_PERSON or not stated(tok):
+            return None
         if low in FIRST_PERSON:
             target = self.speaker
+        elif tok.head.lemma_ in COPULAS:
+            return None  # "you're an inspiration, a great friend, an amazing parent": praise, not a class
         elif self.turn.addressee is not None and self._names_after(tok):
             # not a span of the text: the other participant, written as an entity at the pronoun
             target = self.new.setdefault((tok.i, tok.i), Mention(tok.idx, tok.idx + len(tok), self.turn.addressee,
                                                                  "name", PERSON))
         else:
             target = None
-        return [] if target is None else [Mention(tok.idx, tok.idx + len(tok), tok.text, "name", ref=target)]
+        return None if target is None else Mention(tok.idx, tok.idx + len(tok), tok.text, "name", ref=target)
+
+    def resolve(self, tok: Any, depth: int = 0) -> list[Mention]:
+        if tok.pos_ == "PRON" and tok.lower_ in FIRST_PERSON | SECOND_PERSON:
+            return [self.of[tok.i]] if tok.i in self.of else []  # (the parser's he/she rule would say nothing)
+        return [m for m in super().resolve(tok, depth) if m.ref is not None or not self._vocative(m)]
 
     def _names_after(self, tok: Any) -> bool:
         """Whether the subject's clause names anything after it: else "Glad you liked it" would make the
         addressee an entity of every message that says "you" (and a co-occurrence with the speaker)."""
-        return any((t.i in self.of and self.of[t.i].kind == "name") or t.pos_ == "PROPN"
+        return any((t.i in self.of and self.of[t.i].kind == "name" and self.of[t.i].ref is None) or t.pos_ == "PROPN"
                    for t in tok.head.subtree if t.i > tok.i)
 
     def _vocative(self, m: Mention) -> bool:
