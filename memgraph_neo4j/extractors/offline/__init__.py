@@ -13,7 +13,7 @@ sha256-checked before loading, ``spacy_model.py``), each batch goes through one 
   ``instance_of``), he/she/it and "the <class noun>" standing for the topic of their section (never
   across a heading). Verb phrases map onto the ontology's relations (``verbs.py``: "was born in" ->
   ``born_in``, "directed" -> ``directed_by``) where the NER types do not contradict the relation's
-  domain/range; the rest stay normalised phrases (``move_to``) for the memory's schema promotion to count;
+  domain/range; the rest stay normalised phrases (``stay_in``) for the memory's schema promotion to count;
 - hand-labelled precision of the non-co-occurrence facts: 0.77 on 40 MuSiQue/HotpotQA passages
   (tests/fixtures/offline_precision.json); 2.3 (MuSiQue) to 3.1 (HotpotQA) real facts per passage.
 
