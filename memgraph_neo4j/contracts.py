@@ -152,6 +152,10 @@ class ExtractionInput(BaseModel):
     # where a section (a heading) starts inside the chunk, as char offsets into `text`: references
     # ("she", "the company") resolve within their own section only
     scopes: list[int] = []
+    # a conversation message: who said it, and the conversation's other participants ("I" is the
+    # speaker; "you" the one other participant, when there is exactly one)
+    speaker: str | None = None
+    listeners: list[str] = []
 
 
 class Usage(BaseModel):

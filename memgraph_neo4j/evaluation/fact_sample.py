@@ -23,7 +23,8 @@ from pathlib import Path
 from memgraph_neo4j.contracts import ExtractionInput
 from memgraph_neo4j.evaluation.datasets import load_dataset
 from memgraph_neo4j.evaluation.locomo import load_locomo
-from memgraph_neo4j.ingest.episodes import _said, build_episodes
+from memgraph_neo4j.ingest.episodes import build_episodes
+from memgraph_neo4j.ingest.episodes import extraction_inputs as extraction_inputs_of
 from memgraph_neo4j.ingest.pipeline import passage_rows
 from memgraph_neo4j.ingest.readers import read_hotpotqa_corpus, read_musique_corpus
 from memgraph_neo4j.memory.ontology import Ontology, load_ontology
@@ -37,6 +38,8 @@ class SampledPassage:
     title: str  # the reference a fixture keeps (with sha256), never the text
     text: str  # what the extractor reads
     input_title: str | None  # the title the extractor is given
+    speaker: str | None = None  # a chat turn's: who said it, and who else takes part (ingest/episodes.py)
+    listeners: tuple[str, ...] = ()
 
     @property
     def sha256(self) -> str:
@@ -62,7 +65,10 @@ def _novel(shared: Path, ontology: Ontology) -> list[SampledPassage]:
 
 def _locomo(shared: Path, _: Ontology) -> list[SampledPassage]:
     batch = build_episodes(load_locomo(shared / "locomo" / "locomo10.zip").conversations)
-    return [SampledPassage("", f"{e.conversation}/{e.turn}", batch.said[e.id], _said(e)) for e in batch.episodes]
+    rows = {r.id: r for r in batch.passages}  # the inputs exactly as conversation ingest builds them
+    return [SampledPassage("", f"{e.conversation}/{e.turn}", i.text, i.title, i.speaker, tuple(i.listeners))
+            for e, i in zip(batch.episodes, extraction_inputs_of(batch, [rows[e.id] for e in batch.episodes]),
+                            strict=True)]
 
 
 SOURCES: dict[str, tuple[Callable[[Path, Ontology], list[SampledPassage]], str]] = {
@@ -82,10 +88,11 @@ def sample(shared: Path, counts: dict[str, int], seed: str, ontology: Ontology |
     for dataset, count in counts.items():
         read, _ = SOURCES[dataset]
         ranked = sorted(read(shared, ontology), key=lambda p: sha256(f"{seed}\n{dataset}\n{p.title}\n{p.text}"))
-        out += [SampledPassage(dataset, p.title, p.text, p.input_title) for p in ranked[skip : skip + count]]
+        out += [SampledPassage(dataset, p.title, p.text, p.input_title, p.speaker, p.listeners)
+                for p in ranked[skip : skip + count]]
     return out
 
 
 def extraction_inputs(passages: list[SampledPassage]) -> list[ExtractionInput]:
-    return [ExtractionInput(passage_id=str(i), doc_id=str(i), text=p.text, title=p.input_title)
-            for i, p in enumerate(passages)]
+    return [ExtractionInput(passage_id=str(i), doc_id=str(i), text=p.text, title=p.input_title, speaker=p.speaker,
+                            listeners=list(p.listeners)) for i, p in enumerate(passages)]

@@ -194,11 +194,8 @@ def _ingest(writer: MemoryWriter, conversations: Iterable[Conversation], extract
     if not extract:
         report.seconds = clock.monotonic() - began
         return report
-    speaker_of = {e.id: e for e in batch.episodes}
-    todo = [p for p in batch.passages if existing.get(p.id) != ExtractionState.OK]
     guide = writer.guide() if guided else NoGuide()
-    inputs = [ExtractionInput(passage_id=p.id, doc_id=p.doc_id, text=batch.said.get(p.id, p.text),
-                              title=_said(speaker_of[p.id])) for p in todo]
+    inputs = extraction_inputs(batch, [p for p in batch.passages if existing.get(p.id) != ExtractionState.OK])
     for start in range(0, len(inputs), batch_size):
         outcomes = extractor.extract(inputs[start:start + batch_size], guide)
         written = writer.write_batch(outcomes)  # stamped, promotion in the same transaction
@@ -206,6 +203,25 @@ def _ingest(writer: MemoryWriter, conversations: Iterable[Conversation], extract
     stamp_validity(repo, writer.ontology, [e.id for e in batch.episodes], changing_relations)
     report.seconds = clock.monotonic() - began
     return report
+
+
+def extraction_inputs(batch: EpisodeBatch, passages: Iterable[PassageRow]) -> list[ExtractionInput]:
+    """What the extractor gets of each message: "speaker: text", who said it and when, and who else takes
+    part in the conversation."""
+    speaker_of = {e.id: e for e in batch.episodes}
+    people = participants(batch.episodes)
+    return [ExtractionInput(passage_id=p.id, doc_id=p.doc_id, text=batch.said.get(p.id, p.text),
+                            title=_said(e := speaker_of[p.id]), speaker=e.speaker,
+                            listeners=[s for s in people.get(e.conversation, ()) if s != e.speaker]) for p in passages]
+
+
+def participants(episodes: Iterable[EpisodeRow]) -> dict[str | None, list[str]]:
+    """Each conversation's speakers, in order of first message: the extractor's "you" is the one other."""
+    people: dict[str | None, dict[str, None]] = {}
+    for e in episodes:
+        if e.speaker:
+            people.setdefault(e.conversation, {})[e.speaker] = None
+    return {conv: list(names) for conv, names in people.items()}
 
 
 def _said(episode: EpisodeRow) -> str:

@@ -13,7 +13,7 @@ sha256-checked before loading, ``spacy_model.py``), each batch goes through one 
   ``instance_of``), he/she/it and "the <class noun>" standing for the topic of their section (never
   across a heading). Verb phrases map onto the ontology's relations (``verbs.py``: "was born in" ->
   ``born_in``, "directed" -> ``directed_by``) where the NER types do not contradict the relation's
-  domain/range; the rest stay normalised phrases (``move_to``) for the memory's schema promotion to count;
+  domain/range; the rest stay normalised phrases (``stay_in``) for the memory's schema promotion to count;
 - hand-labelled on 100 passages (tests/fixtures/offline_precision.json: MuSiQue, HotpotQA, GraphRAG-Bench
   novels, LoCoMo messages): precision of the non-co-occurrence facts 0.82 at 2.1 real facts per passage
   (MuSiQue 0.91 at 3.1, HotpotQA 0.78 at 4.5, novels 0.69 at 0.6), recall of the annotated facts 0.28;

@@ -15,7 +15,7 @@ What it reads (ClearNLP labels of the English spaCy pipelines):
 Arguments must be mentions: a named entity, a date, a proper-noun phrase the NER missed (added as
 a new mention, a span of the text), or he/she/it standing for the chunk's topic when the topic is
 the subject of the first sentence. Relations go through ``verbs.PHRASES`` to the ontology's names;
-the rest stay normalised phrases (``move_to``).
+the rest stay normalised phrases (``stay_in``).
 """
 
 from __future__ import annotations
@@ -210,6 +210,8 @@ class DependencyRelations:
         if mapped.tail_award and not (patient.label == "Award" or AWARD_WORDS.search(patient.text)):
             return False
         head, tail = (patient, agent) if mapped.reverse else (agent, patient)
+        if mapped.known_head and head.target.label not in mapped.head_types:
+            return False
         for m, allowed in ((head.target, mapped.head_types), (tail, mapped.tail_types)):
             if allowed and m.label is not None and m.label not in allowed:
                 return False

@@ -20,7 +20,6 @@ from memgraph_neo4j.contracts import (
     Usage,
 )
 from memgraph_neo4j.embeddings.base import Embedder
-from memgraph_neo4j.extractors.offline.arguments import Arguments
 from memgraph_neo4j.extractors.offline.dependency import DependencyRelations
 from memgraph_neo4j.extractors.offline.names import abbreviations, repair_spans, title_mentions, trim_name
 from memgraph_neo4j.extractors.offline.ner import (
@@ -41,6 +40,7 @@ from memgraph_neo4j.extractors.offline.patterns import (
     time_after,
 )
 from memgraph_neo4j.extractors.offline.spacy_model import load_pinned_model
+from memgraph_neo4j.extractors.offline.speakers import add_speaker, arguments_for, chat_doc, discourse_free, parse_text
 from memgraph_neo4j.extractors.typing import TypeAssigner, rule_type
 from memgraph_neo4j.memory.normalize import normalize_relation, normalize_type
 from memgraph_neo4j.memory.ontology import Ontology
@@ -120,9 +120,9 @@ class OfflineExtractor:
 
     def extract(self, items: Sequence[ExtractionInput], guide: MemoryGuide | None = None) -> list[ExtractionOutcome]:
         drafts: list[_Draft | str] = []
-        for item, doc in zip(items, self._parse([item.text for item in items]), strict=True):
+        for item, doc in zip(items, self._parse([parse_text(item) for item in items]), strict=True):
             try:
-                drafts.append(self._draft(item.text, doc, item.scopes, item.title))
+                drafts.append(self._draft(item.text, chat_doc(doc, item), item.scopes, item.title))
             except Exception as exc:  # one bad chunk must not sink the batch; reported, not dropped
                 drafts.append(f"{type(exc).__name__}: {exc}")
         # One typing call for the whole batch: many tiny embedding calls are far slower.
@@ -290,7 +290,7 @@ class OfflineExtractor:
         assert self._dep is not None
         chunk = d.chunk
         ments = [m for sent in chunk.sentences for m in sent if m.kind != "class"]
-        args = Arguments(chunk.doc, ments, chunk.topics, self._rule_type,
+        args = arguments_for(chunk.doc)(chunk.doc, ments, chunk.topics, self._rule_type,
                          [self._topic_nouns(d, t) for t in chunk.topics], self._noun_type, chunk.scopes)
         by_patterns = set(d.linked)
         instance_of = self._rel("instance_of")
@@ -359,6 +359,7 @@ class OfflineExtractor:
             found = [m for m in found if not any(o is not m and o.start <= m.start and m.end <= o.end for o in found)]
             found = title_mentions(text, title, repair_spans(text, found))
             ments = numeric_mentions(text, found)
+            ments = discourse_free(ments, doc, self._nlp)  # a chat turn's "Congrats", "Wow", "100%" are no entities
         else:
             sents = sentences(text)
             ments = numeric_mentions(text, [])
@@ -380,4 +381,5 @@ class OfflineExtractor:
                 sent.insert(0, Mention(ps, ps + p.end(), p[0], "name", ref=topic))
             chunk.sentences.append(sent)
             chunk.starts.append(s)
+        add_speaker(chunk.sentences, doc)  # a chat turn's "Speaker:" prefix, after the topics: "she" is not the speaker
         return chunk

@@ -5,7 +5,7 @@ A passive with a by-agent is turned round first ("Jaws was directed by Spielberg
 ``(Spielberg, direct, Jaws)``); a passive with another preposition keeps its participle
 (``(X, born in, Y)``). ``reverse`` flips the pair for relations whose ontology name reads the other
 way (``direct`` -> ``directed_by``: the work is the head). A phrase not listed here is kept as its
-normalised text (``move_to``), which the memory's schema promotion counts like any relation.
+normalised text (``stay_in``), which the memory's schema promotion counts like any relation.
 """
 
 from __future__ import annotations
@@ -23,6 +23,7 @@ class Mapped:
     tail_award: bool = False  # only when the object looks like an award ("won the Nobel Prize")
     head_types: tuple[str, ...] = ()  # only when the head's known type is one of these
     tail_types: tuple[str, ...] = ()  # only when the tail's known type is one of these
+    known_head: bool = False  # only when the head's type is KNOWN to be one of head_types
 
 
 def _table(rows: dict[str, Mapped]) -> dict[str, Mapped]:
@@ -66,6 +67,10 @@ PHRASES: dict[str, Mapped] = _table({
     "take place in|take place at|held in|held at|happen in|occur in": Mapped("occurred_in"),
     "participate in|compete in|fight in|take part in|competed in": Mapped("participant_in", tail_types=_EVENT),
     "part of": Mapped("part_of"),
+    # chat turns ("I moved to Porto", speakers.py): where someone lives, where they have been
+    "move to|relocate to|live in|reside in|settle in|move back to": Mapped(
+        "lives_in", head_types=("Person",), tail_types=_PLACE, known_head=True),  # a church "moved to" a street
+    "visit|go to|travel to|fly to|tour|go back to": Mapped("visited", tail_types=_PLACE),
 })
 
 # A date as the object of these phrases gives the date relation of the verb's patient.
