@@ -16,7 +16,8 @@ Then retraction's steps settle what lost evidence (memory/retract.settle_marked:
 evidence is retracted, its conflicts closed, schemas recounted and demoted under the bar, entities nothing
 grounds deleted), and promotion runs as after an ingest (the caller runs the conflict check). Later
 mentions of the name resolve exactly to N through its Alias. A run that died after the transaction is
-finished by running it again (the Alias says `unmerged_from`; the marked nodes wait).
+finished by running it again (the Alias says `unmerged_from`; the marked nodes wait). A space ingested
+before these records were written has none: there an unmerge moves the alias and surface forms only.
 """
 
 from __future__ import annotations
@@ -83,7 +84,8 @@ def unmerge_name(writer, name: str) -> UnmergeReport:
     if target.merged_by is not None and target.taken:  # resolution never merges a name into another entity then
         raise NotMerged(f"an entity of {name!r}'s own id exists already in space {writer.space!r}")
     report = UnmergeReport(name=name, key=key, joined_id=target.unmerged_from or target.entity_id,
-                           joined=target.entity, entity_id=own_id, entity=target.entity,
+                           joined="" if target.merged_by is None else target.entity, entity_id=own_id,
+                           entity=target.entity,
                            finished=target.merged_by is None)
     if not report.finished:
         split = _split(writer, repo, target, own_id, report)

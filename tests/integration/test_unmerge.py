@@ -5,6 +5,7 @@ but for what retraction keeps by design (retracted facts, their obsolete conflic
 
 from __future__ import annotations
 
+import json
 import re
 import uuid
 
@@ -152,3 +153,20 @@ def test_a_second_unmerge_finishes_and_changes_nothing(store, test_store, space,
     before = snapshot(test_store, space)
     assert memory.unmerge("Obama").finished
     assert differences(snapshot(test_store, space), before) == []
+
+
+def test_the_cli_unmerges_and_says_what_is_wrong(store, space, minilm, ontology, neo4j_connection):
+    from typer.testing import CliRunner
+
+    from memgraph_neo4j.cli.main import app
+
+    _ingest(_memory(store, space, ontology, minilm), DOCS[:2])
+    env = {"NEO4J_URI": neo4j_connection.uri, "NEO4J_USERNAME": neo4j_connection.username,
+           "NEO4J_PASSWORD": neo4j_connection.password, "NEO4J_DATABASE": neo4j_connection.database}
+    runner = CliRunner()
+    bad = runner.invoke(app, ["entities", "unmerge", "Michelle Obama", "--space", space], env=env)
+    assert bad.exit_code == 1 and "no entity is named 'Michelle Obama'" in bad.output
+    done = runner.invoke(app, ["entities", "unmerge", "Obama", "--space", space, "--json"], env=env)
+    assert done.exit_code == 0, (done.output, done.exception)
+    report = json.loads(done.stdout)
+    assert (report["entity"], report["joined"], report["mentions_moved"]) == ("Obama", "Barack Obama", 1)
