@@ -27,6 +27,7 @@ if TYPE_CHECKING:
     from memgraph_neo4j.memory.categories import CategoryConfig, HierarchyReport
     from memgraph_neo4j.memory.ontology import Ontology
     from memgraph_neo4j.memory.retract import RetractionReport
+    from memgraph_neo4j.memory.unmerge import UnmergeReport
     from memgraph_neo4j.memory.writer import MemoryWriter
     from memgraph_neo4j.repository.categories import CategoryNode
     from memgraph_neo4j.repository.conversation import TimedFact
@@ -143,8 +144,7 @@ class MemoryGraph:
     def init(self) -> None:
         if not self._schema_ready:
             dimension = getattr(self.embedder, "dimension", self.settings.embedding_dimension)
-            # one read instead of ~20 statements when nothing is missing; it also checks the vector indexes'
-            # dimension against the embedder's (one clear line, before anything is written)
+            # one read, not ~20 statements, when nothing is missing; it checks the vector indexes' dimension too
             if not schema_current(self.store, dimension):
                 from memgraph_neo4j.memory.title_keys import backfill_title_keys
 
@@ -154,8 +154,7 @@ class MemoryGraph:
 
     def ingest(self, sources, extractor: Extractor | None = None, batch_size: int = 64, guided: bool = True,
                dry_run: bool = False, progress: bool = True, on_batch=None) -> IngestReport:
-        """Files, folders, texts or Documents -> passages, facts, entities; promotion after every batch.
-        `on_batch(report, chunks_done)` is called after every batch."""
+        """Files, folders, texts or Documents -> passages, facts, entities; promotion, `on_batch(report, chunks)`."""
         check_batch_size(batch_size)
         self.init()
         from memgraph_neo4j.ingest.pipeline import ingest_documents
@@ -168,10 +167,9 @@ class MemoryGraph:
     def ingest_conversations(self, conversations: Iterable[Conversation] | str | Path, batch_size: int = 64,
                              extract: bool = True, changing_relations: Iterable[str] = (),
                              categorise: ChatClient | bool = False) -> IngestReport:
-        """Conversations (or a JSON-lines chat file, ingest/episodes.py) as Episode passages with speaker,
-        session and time; facts get valid_at / invalid_at. `changing_relations`: relations with one value
-        per head at a time besides the ontology's functional ones (e.g. "lives_in"). `categorise` (True or
-        a chat client): afterwards the new entities join the category hierarchy (`categorise()`)."""
+        """Conversations (or a JSON-lines chat file, ingest/episodes.py) as Episode passages with speaker, session
+        and time; facts get valid_at / invalid_at. `changing_relations`: relations with one value per head at a time
+        besides the ontology's functional ones ("lives_in"). `categorise` (True or a chat client): `categorise()`."""
         from memgraph_neo4j.ingest.episodes import ingest_conversations, read_chat_jsonl
 
         check_batch_size(batch_size)
@@ -188,9 +186,8 @@ class MemoryGraph:
 
     def facts(self, as_of=None, entity_ids: Iterable[str] | None = None, relation: str | None = None,
               limit: int = 1000) -> list[TimedFact]:
-        """Facts (active or pending, no verdict) valid at `as_of` (a datetime or a date text), from documents
-        as from conversations (valid_at <= as_of < invalid_at, memory/timespan.py); by default those valid
-        now. A temporal verdict keeps its facts active: as_of agrees with it whether or not it ran."""
+        """Facts (active or pending, no verdict) valid at `as_of` (a datetime or date text; default: now), from
+        documents and conversations (valid_at <= as_of < invalid_at, memory/timespan.py; a temporal verdict agrees)."""
         from memgraph_neo4j.memory.validity import VALIDITY_STATES, parse_time
         from memgraph_neo4j.repository.conversation import ConversationRepository
 
@@ -224,9 +221,8 @@ class MemoryGraph:
                as_of=None, mode: str | None = None, chat: ChatClient | None = None) -> RetrievalResult:
         """Top-k passages (and top-m entities, seeding facts and schemas) with per-stage timings.
         `as_of` (hybrid and dual; other methods raise): the facts valid then, the episodes said by then. `mode="dual"`
-        (or method "dual"): System-1 hybrid search ∪ System-2 Global Selection over the category
-        hierarchy, fused by RRF (retrieval/dual.py); `chat` is the selecting model (default: the
-        adjudication model, else OpenAIChat from the environment)."""
+        (or method "dual"): System-1 hybrid search ∪ System-2 Global Selection over the category hierarchy, fused by
+        RRF (retrieval/dual.py); `chat` selects (default: the adjudication model, else OpenAIChat from the env)."""
         check_question(question)
         check_top_k(top_k, top_m)
         if mode is not None and mode not in ("dual", "system1"):
@@ -258,9 +254,8 @@ class MemoryGraph:
     @leased
     def categorise(self, chat: ChatClient | None = None, rebuild: bool = False,
                    config: CategoryConfig | None = None) -> HierarchyReport:
-        """The category hierarchy over the entities (memory/categories.py): built bottom-up the first
-        time (or with `rebuild`), afterwards updated incrementally with the entities not yet in a
-        category, touching only their branches. `chat`: as in `search`."""
+        """The category hierarchy over the entities (memory/categories.py): built bottom-up the first time (or with
+        `rebuild`), then updated with the entities not yet in a category, their branches only. `chat`: as `search`'s."""
         model = self._chat(chat)
         if model is None:
             raise ValueError("categorising needs a chat model: pass chat=..., or set OPENAI_API_KEY or OPENAI_BASE_URL")
@@ -280,9 +275,8 @@ class MemoryGraph:
     def ask(self, question: str, chat: ChatClient | None = None, method: str = "memgraphrag",
             top_k: int = 5) -> Answer:
         """Answer from the retrieved passages and the top entities' active facts, with citations.
-        `chat`: an llm.ChatClient (OpenAIChat, LangChainChat); default: OpenAIChat from the environment
-        (OPENAI_API_KEY or OPENAI_BASE_URL, model MEMGRAPH_LLM_MODEL). Without either, the answer is
-        extractive (`answer_extractive`: quoted sentences, `Answer.extractive` is True)."""
+        `chat`: an llm.ChatClient (OpenAIChat, LangChainChat); default: OpenAIChat from the environment (OPENAI_API_KEY
+        or OPENAI_BASE_URL, model MEMGRAPH_LLM_MODEL); else extractive (`answer_extractive`, `Answer.extractive`)."""
         check_question(question)
         check_top_k(top_k)
         if chat is None:
@@ -356,12 +350,17 @@ class MemoryGraph:
 
     @leased
     def retract(self, doc_ids: str | Iterable[str]) -> RetractionReport:
-        """Forget documents (memory/retract.py), then check the facts of the conflicts that became obsolete again
-        (adjudication on), under the space's lease; ingesting them restores them. Unknown ids raise a ValueError
-        before anything changes; rerun a retraction that died half-way."""
-        report = self.writer.retract([doc_ids] if isinstance(doc_ids, str) else list(doc_ids))
-        if self._check_on_ingest:
-            report.adjudication = self.adjudicate()
+        """Forget documents (memory/retract.py), then check conflicts again (adjudication on), under the space's lease;
+        ingesting them restores them. Unknown ids raise a ValueError first; rerun a retraction that died half-way."""
+        return self._checked(self.writer.retract([doc_ids] if isinstance(doc_ids, str) else list(doc_ids)))
+
+    @leased
+    def unmerge(self, name: str) -> UnmergeReport:
+        """Undo a name's similarity merge (memory/unmerge.py), then check conflicts; ValueError if none is recorded."""
+        return self._checked(self.writer.unmerge(name))
+
+    def _checked(self, report):  # the conflict check after a retraction or an unmerge (adjudication on)
+        report.adjudication = self.adjudicate() if self._check_on_ingest else None
         return report
 
     def delete(self) -> list[str]:
@@ -392,9 +391,9 @@ class MemoryGraph:
         return ExportRepository(self.store, self.space).export(path, format, with_embeddings)
 
     def analytics(self, name: str, limit: int = 50) -> list[dict]:
-        """One query of the Cypher analytics pack (cypher/analytics/; `repository.analytics.QUERIES` names
-        them): schema_frequency, promotion_history, entity_degree, entity_pagerank, facts_per_passage,
-        conflict_statistics, entity_merges, facts_without_evidence. Rows as dicts, at most `limit` where it applies."""
+        """One query of the Cypher analytics pack (cypher/analytics/, `repository.analytics.QUERIES`: schema_frequency,
+        promotion_history, entity_degree, entity_pagerank, facts_per_passage, conflict_statistics, entity_merges,
+        facts_without_evidence) as dicts, at most `limit` rows where it applies."""
         from memgraph_neo4j.repository.analytics import AnalyticsRepository
 
         return AnalyticsRepository(self.store, self.space).run(name, limit)

@@ -45,6 +45,7 @@ def full_app() -> typer.Typer:
         conflicts_cmd,
         demo_cmd,
         documents_cmd,
+        entities_cmd,
         eval_cmd,
         export_cmd,
         facts_cmd,
@@ -60,6 +61,7 @@ def full_app() -> typer.Typer:
     app.add_typer(conflicts_cmd.app, name="conflicts")
     app.add_typer(spaces_cmd.app, name="spaces")
     app.add_typer(documents_cmd.app, name="documents")
+    app.add_typer(entities_cmd.app, name="entities")
     app.command()(memory_cmd.ingest)
     app.command()(memory_cmd.stats)
     app.command()(query_cmd.query)

@@ -2,14 +2,15 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from collections import defaultdict
+from dataclasses import dataclass, field
 
 from memgraph_neo4j.contracts import ExtractionOutcome, FactState, SchemaState
 from memgraph_neo4j.memory.normalize import content_hash, normalize_entity_name, normalize_relation, normalize_type
 from memgraph_neo4j.memory.ontology import Ontology
 from memgraph_neo4j.memory.resolve import GENERIC_TYPE, Mention, Resolution
 from memgraph_neo4j.memory.timespan import time_interval
-from memgraph_neo4j.repository.facts import FactRow, MentionRow
+from memgraph_neo4j.repository.facts import EvidenceKeys, FactRow, MentionKeys, MentionRow
 
 
 class _Memo(dict):
@@ -55,6 +56,10 @@ class FactRows:
     facts: list[FactRow]
     mentions: list[MentionRow]
     dropped: int  # facts without a usable relation, or whose ends resolve to one entity
+    # where a name merged by similarity was used (Resolution.merged_keys), for memory/unmerge.py; empty
+    # when the batch used none (the common case writes nothing more)
+    evidence_keys: list[EvidenceKeys] = field(default_factory=list)
+    mention_keys: list[MentionKeys] = field(default_factory=list)
 
 
 def fact_rows(outcomes: list[ExtractionOutcome], resolution: Resolution, ontology: Ontology) -> FactRows:
@@ -65,6 +70,10 @@ def fact_rows(outcomes: list[ExtractionOutcome], resolution: Resolution, ontolog
     key = _Memo(normalize_entity_name)
     rel = _Memo(lambda r: normalize_relation(r, ontology))
     declared_of = _Memo(lambda s: is_declared(ontology, *s))
+    merged = resolution.merged_keys
+    used: dict[tuple[str, str], set[str]] = defaultdict(set)  # (passage, entity) -> merged names it used
+    plain: set[tuple[str, str]] = set()  # (passage, entity | fact) also named without a merged name
+    keyed: dict[tuple[str, str], tuple[str | None, str | None]] = {}  # (passage, fact) -> merged head, tail
     for o in outcomes:
         if not o.ok:
             continue
@@ -73,6 +82,11 @@ def fact_rows(outcomes: list[ExtractionOutcome], resolution: Resolution, ontolog
             entity_id = resolution.by_key.get(key[name])
             if entity_id:
                 mentions.add(MentionRow(o.passage_id, entity_id))
+                if merged:
+                    if key[name] in merged:
+                        used[(o.passage_id, entity_id)].add(key[name])
+                    else:
+                        plain.add((o.passage_id, entity_id))
         for f in o.extraction.facts:
             relation = rel[f.relation]
             head_id = resolution.by_key.get(key[f.head])
@@ -86,6 +100,12 @@ def fact_rows(outcomes: list[ExtractionOutcome], resolution: Resolution, ontolog
             time = (f.time or "").strip() or None
             fact_id = content_hash(head_id, relation, tail_id, time or "")
             valid_at, invalid_at = time_interval(time)  # one temporal model for facts from any source
+            if merged:
+                ends = tuple(k if k in merged else None for k in (key[f.head], key[f.tail]))
+                if any(ends):  # the first way the passage named it by a merged name
+                    keyed.setdefault((o.passage_id, fact_id), ends)
+                else:
+                    plain.add((o.passage_id, fact_id))
             facts[(o.passage_id, fact_id)] = FactRow(
                 id=fact_id,
                 passage_id=o.passage_id,
@@ -103,4 +123,7 @@ def fact_rows(outcomes: list[ExtractionOutcome], resolution: Resolution, ontolog
                 ontology_version=ontology.version_hash,
                 valid_at=valid_at, invalid_at=invalid_at,
             )
-    return FactRows(list(facts.values()), sorted(mentions), dropped)
+    evidence = [EvidenceKeys(f, p, *ends, True if (p, f) in plain else None) for (p, f), ends in sorted(keyed.items())]
+    mention_keys = [MentionKeys(p, e, sorted(ks), True if (p, e) in plain else None)
+                    for (p, e), ks in sorted(used.items())]
+    return FactRows(list(facts.values()), sorted(mentions), dropped, evidence, mention_keys)

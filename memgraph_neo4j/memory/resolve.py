@@ -86,6 +86,9 @@ class Resolution:
     entities: dict[str, ResolvedEntity]  # entity id -> what to write
     same_as: list[SimilarEdge] = field(default_factory=list)  # link mode
     bridges: list[SimilarEdge] = field(default_factory=list)  # SIMILAR edges of new entities (`bridge`)
+    # names that resolved through a similarity merge, now or stored (their Alias records it): where they
+    # are used is written down (memory/facts.py), so the merge can be undone (memory/unmerge.py)
+    merged_keys: set[str] = field(default_factory=set)
 
 
 class EntityLookup(Protocol):
@@ -138,6 +141,7 @@ def resolve_mentions(stored: EntityLookup, mentions: list[Mention], embedder=Non
     by_key: dict[str, str] = {}
     entities: dict[str, ResolvedEntity] = {}
     same_as: list[SimilarEdge] = []
+    merged_keys: set[str] = set()
 
     def attach(key: str, entity_id: str, entity_type: str, is_new: bool) -> None:
         ent = entities.get(entity_id)
@@ -156,9 +160,11 @@ def resolve_mentions(stored: EntityLookup, mentions: list[Mention], embedder=Non
         ent = entities[alias.entity_id]
         ent.stored_keys.add(alias.key)
         ent.stored_aliases = (ent.stored_aliases or set()) | set(alias.aliases)
+        if alias.merged:
+            merged_keys.add(alias.key)
     pending = [k for k in keys if k not in by_key]
     if not pending:
-        return Resolution(by_key, entities, same_as)
+        return Resolution(by_key, entities, same_as, merged_keys=merged_keys)
 
     vectors: dict[str, np.ndarray] = {}
     near: dict[str, list[tuple[float, str]]] = defaultdict(list)  # key -> stored entities for bridging
@@ -189,6 +195,7 @@ def resolve_mentions(stored: EntityLookup, mentions: list[Mention], embedder=Non
 
     def record(key: str, entity_id: str, why: str, name: str) -> None:  # name: the one it joined
         entities[entity_id].merged[key] = {"rule": "similarity", "evidence": why, "with": name}
+        merged_keys.add(key)
 
     if embedder is not None:
         names = [surface(k) for k in pending]
@@ -262,7 +269,7 @@ def resolve_mentions(stored: EntityLookup, mentions: list[Mention], embedder=Non
             root_ids[row_of[key]] = entity_id
         if target:
             same_as.append(SimilarEdge(entity_id, target[0], target[1]))
-    resolution = Resolution(by_key, entities, same_as)
+    resolution = Resolution(by_key, entities, same_as, merged_keys=merged_keys)
     if bridge and is_root.any():
         # (IV) bridging: each new entity to its k nearest, stored ones or this batch's other new ones
         roots = np.flatnonzero(is_root)

@@ -74,6 +74,16 @@ def retract_documents(documents: DocumentRepository, facts: FactRepository, onto
         raise UnknownDocuments(f"no document {', '.join(unknown)} in space {documents.space!r}: "
                                "`memgraph-neo4j documents list` shows the ids")
     report.passages = documents.delete_passages(documents.passages_of(doc_ids))
+    settle_marked(documents, facts, ontology, report)
+    report.documents, report.version = documents.delete_documents(doc_ids)
+    report.seconds = time.monotonic() - began
+    return report
+
+
+def settle_marked(documents: DocumentRepository, facts: FactRepository, ontology: Ontology,
+                  report: RetractionReport) -> None:
+    """Steps 2-5 on what is marked Retracting, whoever marked it (step 1, or memory/unmerge.py for the
+    facts an unmerge took evidence from); counts into `report`."""
     report.conflicts_obsolete, report.facts_retracted, report.facts_rechecked = \
         documents.close_conflicts_and_retract()
     report.schemas_recounted = documents.recount_schemas()
@@ -85,6 +95,4 @@ def retract_documents(documents: DocumentRepository, facts: FactRepository, onto
         report.facts_deactivated += documents.pend_under_candidates()
     report.entities_deleted, report.aliases_deleted = documents.delete_orphans()
     documents.unmark()
-    report.documents, report.version = documents.delete_documents(doc_ids)
-    report.seconds = time.monotonic() - began
-    return report
+    report.version = documents.version

@@ -29,6 +29,7 @@ from memgraph_neo4j.store import GraphStore
 
 if TYPE_CHECKING:
     from memgraph_neo4j.memory.retract import RetractionReport
+    from memgraph_neo4j.memory.unmerge import UnmergeReport
 
 
 @dataclass
@@ -93,6 +94,13 @@ class MemoryWriter:
             self.lookup.vectors.moved(since, report.version, self.entities.deleted_since(since))
         self.fact_vectors.moved(since, report.version)
         return report
+
+    def unmerge(self, name: str) -> UnmergeReport:
+        """Undo the similarity merge of a name (memory/unmerge.py), under the space's lease (the caller's);
+        this writer's copies are read again on next use."""
+        from memgraph_neo4j.memory.unmerge import unmerge_name
+
+        return unmerge_name(self, name)
 
     def guide(self) -> MemoryGuide:
         """What the stored memory tells the extractor (stable schemas, canonical entities)."""
@@ -165,6 +173,7 @@ class MemoryWriter:
             new_facts = {f.id for f in rows.facts if f.head_id in created or f.tail_id in created}
             self.facts.add_facts(batch, rows.facts, new_facts)
             self.facts.add_mentions(batch, rows.mentions, created)
+            self.facts.add_merged_keys(batch, rows.evidence_keys, rows.mention_keys)
             self.entities.add_bridges(batch, resolution.bridges)
             self.passages.add_marks(batch, marks, list(usage.values()))
             promotion = None

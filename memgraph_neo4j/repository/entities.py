@@ -28,6 +28,7 @@ class AliasHit:
     entity_id: str
     type: str
     aliases: tuple[str, ...] = ()  # the surface forms the entity already has
+    merged: bool = False  # the name joined the entity by similarity (its uses are recorded: memory/unmerge.py)
 
 
 @dataclass(frozen=True)
@@ -76,7 +77,7 @@ class EntityRepository(Repository):
         self._write_rows("memory/link_same_as", edges)
 
     def lookup_aliases(self, keys: list[str]) -> list[AliasHit]:
-        return [AliasHit(r["key"], r["entity_id"], r["type"], tuple(r["aliases"] or ()))
+        return [AliasHit(r["key"], r["entity_id"], r["type"], tuple(r["aliases"] or ()), bool(r["merged"]))
                 for r in self.store.read("memory/lookup_aliases", space=self.space, keys=keys)]
 
     def entity_neighbors(self, rows: list[VectorQuery], fetch: int, min_cosine: float) -> list[Neighbor]:

@@ -49,6 +49,29 @@ class MentionRow:
 
 
 @dataclass(frozen=True)
+class EvidenceKeys:
+    """A passage stated a fact naming an end by a name merged by similarity (memory/resolve.py): the merged
+    names used (None: that end was named otherwise), stored on its EVIDENCED_BY so the merge can be undone
+    (memory/unmerge.py). `direct`: it also stated the fact without one (True, else None: not stored)."""
+
+    fact_id: str
+    passage_id: str
+    head_key: str | None
+    tail_key: str | None
+    direct: bool | None = None
+
+
+@dataclass(frozen=True)
+class MentionKeys:
+    """The merged names a passage named an entity by, stored on its MENTIONS (`direct` as EvidenceKeys)."""
+
+    passage_id: str
+    entity_id: str
+    merged_keys: list[str]
+    direct: bool | None = None
+
+
+@dataclass(frozen=True)
 class SchemaRow:
     """One distinct schema of a batch (the first fact row that names it gives its fields)."""
 
@@ -130,6 +153,12 @@ class FactRepository(Repository):
     def add_mentions(self, batch: WriteBatch, rows: list[MentionRow], new_entities: set[str]) -> None:
         batch.add_rows("memory/create_mentions", [r for r in rows if r.entity_id in new_entities])
         batch.add_rows("memory/write_mentions", [r for r in rows if r.entity_id not in new_entities])
+
+    def add_merged_keys(self, batch: WriteBatch, evidence: list[EvidenceKeys], mentions: list[MentionKeys]) -> None:
+        """After add_facts and add_mentions: the merged names used, on the evidence and mentions that used
+        them (none in the common case: no statement)."""
+        batch.add_rows("memory/write_evidence_keys", evidence)
+        batch.add_rows("memory/write_mention_keys", mentions)
 
     def add_promotion(self, batch: WriteBatch, threshold: int | None, percentile: float | None,
                       open_world: bool) -> int:

@@ -125,3 +125,37 @@ def test_ids_are_content_hashes_so_duplicates_collapse(open_ontology):
     # the same outcomes give the same ids again
     again, _ = rows_for(outcomes, open_ontology)
     assert [f.id for f in again.facts] == [f.id for f in rows.facts]
+
+
+class MergedStored(NothingStored):
+    """"obama" is stored as a name merged into the entity of "barack obama" (its Alias records the merge)."""
+
+    def lookup_aliases(self, keys):
+        from memgraph_neo4j.repository.entities import AliasHit
+
+        entity = content_hash("barack obama")
+        return [AliasHit(k, entity, "Person", ("Barack Obama", "Obama"), merged=k == "obama")
+                for k in keys if k in ("obama", "barack obama")]
+
+
+def test_where_a_merged_name_is_used_is_recorded_sparsely(open_ontology):
+    """memory/unmerge.py moves what a merged name stated: the fact ends and mentions that used it are recorded,
+    `direct` where the passage also used an own name; a batch that used none records nothing."""
+    outcomes = [outcome("p1", [("Obama", "visited", "Honolulu", "Person", "Place")]),
+                outcome("p2", [("Barack Obama", "visited", "Honolulu", "Person", "Place"),
+                               ("Obama", "visited", "Honolulu", "Person", "Place"),  # one fact, both names
+                               ("Honolulu", "is home of", "Obama", "Place", "Person")]),
+                outcome("p3", [("Barack Obama", "visited", "Paris", "Person", "Place")])]
+    resolution = resolve_mentions(MergedStored(), mentions_of(outcomes, open_ontology))
+    assert resolution.merged_keys == {"obama"}
+    rows = fact_rows(outcomes, resolution, open_ontology)
+    relation = {r.id: r.relation for r in rows.facts}
+    assert sorted((relation[k.fact_id], k.passage_id, k.head_key, k.tail_key, k.direct) for k in rows.evidence_keys) \
+        == [("is_home_of", "p2", None, "obama", None), ("visited", "p1", "obama", None, None),
+            ("visited", "p2", "obama", None, True)]
+    entity = content_hash("barack obama")
+    assert [(m.passage_id, m.entity_id, m.merged_keys, m.direct) for m in rows.mention_keys] == [
+        ("p1", entity, ["obama"], None), ("p2", entity, ["obama"], True)]
+    plain = fact_rows(outcomes[2:], resolve_mentions(MergedStored(), mentions_of(outcomes[2:], open_ontology)),
+                      open_ontology)
+    assert plain.evidence_keys == [] and plain.mention_keys == []
