@@ -11,7 +11,7 @@ import typer
 from rich.console import Console
 from rich.table import Table
 
-from memgraph_neo4j.cli.output import error, fail, missing_space, space_names
+from memgraph_neo4j.cli.output import checked, error, fail, missing_space, space_names
 from memgraph_neo4j.cli.spaces_cmd import with_store
 
 app = typer.Typer(help="Documents of a memory space: list them, retract some.", no_args_is_help=True)
@@ -106,7 +106,4 @@ def delete_command(doc_ids: list[str] = typer.Argument(..., help="Document ids, 
                f"{report.facts_retracted} facts retracted, {report.schemas_demoted} schemas back to candidate "
                f"({report.facts_deactivated} facts pending again), {report.conflicts_obsolete} conflicts obsolete, "
                f"{report.entities_deleted} entities deleted; memory version {report.version}")
-    checked = report.adjudication
-    if checked is not None and checked.scanned:
-        typer.echo(f"conflicts checked again: {checked.scanned} facts, {checked.conflicts} conflicts "
-                   f"({checked.resolved} resolved, {checked.needs_review} to review)")
+    checked(report.adjudication, "conflicts checked again")

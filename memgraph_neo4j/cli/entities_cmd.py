@@ -6,7 +6,7 @@ from pathlib import Path
 
 import typer
 
-from memgraph_neo4j.cli.output import error, fail
+from memgraph_neo4j.cli.output import checked, error, fail
 
 app = typer.Typer(help="Entities of a memory space: undo a merge of entity resolution.", no_args_is_help=True)
 
@@ -43,7 +43,4 @@ def unmerge_command(name: str = typer.Argument(..., help="The merged name (`anal
                f"({report.entity_id}) with {report.mentions_moved} passages, {report.facts_made} facts made again "
                f"({report.retraction.facts_retracted} old ones retracted), {report.bridges} similarity edges; "
                f"memory version {report.version}")
-    checked = report.adjudication
-    if checked is not None and checked.scanned:
-        typer.echo(f"conflicts checked: {checked.scanned} facts, {checked.conflicts} conflicts "
-                   f"({checked.resolved} resolved, {checked.needs_review} to review)")
+    checked(report.adjudication)

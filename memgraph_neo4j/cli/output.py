@@ -76,3 +76,10 @@ def read_space(space: str, read: Callable[[Any], dict]) -> dict:
     if not data["nodes"]:
         fail(missing_space(space, names))
     return data
+
+
+def checked(report: Any, what: str = "conflicts checked") -> None:
+    """The conflict check a retraction or an unmerge ran afterwards (an AdjudicationReport, or None)."""
+    if report is not None and report.scanned:
+        typer.echo(f"{what}: {report.scanned} facts, {report.conflicts} conflicts "
+                   f"({report.resolved} resolved, {report.needs_review} to review)")

@@ -20,7 +20,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 
-from memgraph_neo4j.contracts import ExtractionInput
+from memgraph_neo4j.contracts import ExtractionInput, NoGuide
 from memgraph_neo4j.evaluation.datasets import load_dataset
 from memgraph_neo4j.evaluation.locomo import load_locomo
 from memgraph_neo4j.ingest.episodes import build_episodes
@@ -29,7 +29,7 @@ from memgraph_neo4j.ingest.pipeline import passage_rows
 from memgraph_neo4j.ingest.readers import read_hotpotqa_corpus, read_musique_corpus
 from memgraph_neo4j.memory.ontology import Ontology, load_ontology
 
-__all__ = ["SOURCES", "SampledPassage", "extraction_inputs", "sample", "sha256"]
+__all__ = ["SOURCES", "SampledPassage", "extraction_inputs", "offline_triples", "sample", "sha256"]
 
 
 @dataclass(frozen=True)
@@ -96,3 +96,13 @@ def sample(shared: Path, counts: dict[str, int], seed: str, ontology: Ontology |
 def extraction_inputs(passages: list[SampledPassage]) -> list[ExtractionInput]:
     return [ExtractionInput(passage_id=str(i), doc_id=str(i), text=p.text, title=p.input_title, speaker=p.speaker,
                             listeners=list(p.listeners)) for i, p in enumerate(passages)]
+
+
+def offline_triples(items: list[ExtractionInput]) -> list[list[tuple[str, str, str]]]:
+    """(head, relation, tail) of every fact the offline extractor (spaCy) gives each input: what the
+    hand-labelled fixtures judge. Every input must extract."""
+    from memgraph_neo4j.extractors.offline import OfflineExtractor
+
+    outcomes = OfflineExtractor(load_ontology(), ner="spacy").extract(items, NoGuide())
+    assert all(o.ok for o in outcomes), [o.error for o in outcomes if not o.ok]
+    return [[(f.head, f.relation, f.tail) for f in o.extraction.facts] for o in outcomes]

@@ -26,10 +26,10 @@ from pathlib import Path
 import pytest
 
 from memgraph_neo4j.contracts import ExtractionInput
+from memgraph_neo4j.evaluation.fact_sample import offline_triples
 from memgraph_neo4j.evaluation.locomo import load_locomo
-from memgraph_neo4j.extractors.offline import CO_OCCURS, OfflineExtractor, load_spacy
+from memgraph_neo4j.extractors.offline import CO_OCCURS, load_spacy
 from memgraph_neo4j.ingest.episodes import build_episodes, extraction_inputs
-from memgraph_neo4j.memory.ontology import load_ontology
 
 ROOT = Path(__file__).resolve().parents[3]
 SHARED = Path(os.environ.get("MEMGRAPH_SHARED_DATA") or ROOT.parent / "shared" / "data")
@@ -61,9 +61,7 @@ def messages() -> list[tuple[str, str, ExtractionInput]]:
 
 
 def extract(items: list[ExtractionInput]) -> list[list[tuple[str, str, str]]]:
-    outcomes = OfflineExtractor(load_ontology(), ner="spacy").extract(items)
-    assert all(o.ok for o in outcomes), [o.error for o in outcomes if not o.ok]
-    return [[(f.head, f.relation, f.tail) for f in o.extraction.facts] for o in outcomes]
+    return offline_triples(items)
 
 
 @pytest.fixture(scope="module")

@@ -26,10 +26,9 @@ from pathlib import Path
 
 import pytest
 
-from memgraph_neo4j.contracts import NoGuide
 from memgraph_neo4j.evaluation import fact_sample
 from memgraph_neo4j.evaluation.fact_match import Score, score
-from memgraph_neo4j.extractors.offline import CO_OCCURS, OfflineExtractor, load_spacy
+from memgraph_neo4j.extractors.offline import CO_OCCURS, load_spacy
 from memgraph_neo4j.memory.ontology import load_ontology
 
 ROOT = Path(__file__).resolve().parents[3]
@@ -53,10 +52,7 @@ def sample() -> list[fact_sample.SampledPassage]:
 
 
 def extract(passages: list[fact_sample.SampledPassage]) -> list[list[tuple[str, str, str]]]:
-    extractor = OfflineExtractor(load_ontology(), ner="spacy")
-    outcomes = extractor.extract(fact_sample.extraction_inputs(passages), NoGuide())
-    assert all(o.ok for o in outcomes), [o.error for o in outcomes if not o.ok]
-    return [[(f.head, f.relation, f.tail) for f in o.extraction.facts] for o in outcomes]
+    return fact_sample.offline_triples(fact_sample.extraction_inputs(passages))
 
 
 @pytest.fixture(scope="module")
