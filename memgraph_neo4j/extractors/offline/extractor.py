@@ -40,7 +40,14 @@ from memgraph_neo4j.extractors.offline.patterns import (
     time_after,
 )
 from memgraph_neo4j.extractors.offline.spacy_model import load_pinned_model
-from memgraph_neo4j.extractors.offline.speakers import add_speaker, arguments_for, chat_doc, discourse_free, parse_text
+from memgraph_neo4j.extractors.offline.speakers import (
+    add_speaker,
+    arguments_for,
+    chat_doc,
+    discourse_free,
+    idle_speaker,
+    parse_text,
+)
 from memgraph_neo4j.extractors.typing import TypeAssigner, rule_type
 from memgraph_neo4j.memory.normalize import normalize_relation, normalize_type
 from memgraph_neo4j.memory.ontology import Ontology
@@ -194,13 +201,14 @@ class OfflineExtractor:
             for a, b, p, n in comma_pairs(d.text, [m for m in sent if m.kind == "name" and m.ref is None]):
                 if final[a.key] == final[b.key] == self._place and not (p or n):
                     self._add(d, a, "located_in", b)
-        names = {k for k, m in d.entities.items() if m.kind == "name" and k not in d.class_keys}
+        idle = idle_speaker(d.chunk.doc, d.facts)  # a chat turn's speaker no fact names: no entity of the turn
+        names = {k for k, m in d.entities.items() if m.kind == "name" and k not in d.class_keys and k != idle}
         linked = {k for h, _, t in d.facts if h in names and t in names for k in (h, t)}
         budget = max(1, int(self.ratio * len(d.facts)))
         for sent in d.chunk.sentences:
             budget -= self._cooccur(d, sent, names, names - linked, budget)
         return Extraction(
-            entities=[ExtractedEntity(name=m.text, type=final[k]) for k, m in d.entities.items()],
+            entities=[ExtractedEntity(name=m.text, type=final[k]) for k, m in d.entities.items() if k != idle],
             facts=[ExtractedFact(head=d.entities[h].text, relation=r, tail=d.entities[t].text, head_type=final[h],
                                  tail_type=final[t], time=time) for (h, r, t), time in d.facts.items()],
         )

@@ -27,7 +27,7 @@ the conversation's other participant, the same name as that person's own message
 from __future__ import annotations
 
 import re
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from functools import partial
 from typing import Any
@@ -37,6 +37,7 @@ from memgraph_neo4j.extractors.offline.arguments import COPULAS, SUBJ, Arguments
 from memgraph_neo4j.extractors.offline.ner import Mention
 
 __all__ = ["ChatArguments", "ChatTurn", "add_speaker", "arguments_for", "chat_doc", "chat_turn", "discourse_free",
+           "idle_speaker",
            "parse_text", "stated"]
 
 TURN = "memgraph_neo4j.chat_turn"  # the Doc.user_data key of a parse's chat turn
@@ -109,6 +110,16 @@ def add_speaker(sentences: list[list[Mention]], doc: Any) -> None:
     """The speaker's mention joins the first sentence's (after the topics are chosen: "she" is never the speaker)."""
     if (turn := turn_of(doc)) is not None and sentences and (speaker := turn.speaker_mention()) is not None:
         sentences[0].insert(0, speaker)
+
+
+def idle_speaker(doc: Any, facts: Iterable[tuple[str, str, str]]) -> str | None:
+    """The key of a chat turn's speaker when none of the turn's facts names them: then the speaker is no
+    entity of the turn (the Episode's SPOKEN_BY already links them) and pairs with no name by co-occurrence.
+    Named in every message, the speaker tied each to their other messages: LoCoMo temporal R@5 of
+    system1+context fell 0.583 -> 0.565 with the speaker in all 5,882 messages' entities."""
+    if (turn := turn_of(doc)) is None or (speaker := turn.speaker_mention()) is None:
+        return None
+    return None if any(speaker.key in (h, t) for h, _, t in facts) else speaker.key
 
 
 def arguments_for(doc: Any) -> Callable[..., Arguments]:
