@@ -45,7 +45,9 @@ BATCH = 3  # passages per ingest batch: many batches, so a kill lands between or
 
 NAME = r"[A-Z][a-z]+ [A-Z][a-z]+"
 WORKED = re.compile(rf"({NAME}) worked with ({NAME}) at ([A-Z][a-z]+(?: [A-Z][a-z]+)+)\.")
-VISITED = re.compile(rf"({NAME}) visited ([A-Z][a-z]+)\.")
+# an undeclared relation ("visited" is declared since the chat turns): the percentile bar is taken over
+# the undeclared schemas, so photographed beside worked_with keeps it under birth_date's support
+VISITED = re.compile(rf"({NAME}) photographed ([A-Z][a-z]+)\.")
 BORN = re.compile(rf"({NAME}) was born in (\d{{4}})\.")
 
 
@@ -64,7 +66,7 @@ def corpus() -> list[tuple[str, str]]:
                 who = person()
                 sentences.append(f"{who} was born in {born(who) + rng.randrange(2)}.")
             else:
-                sentences.append(f"{person()} visited {rng.choice(PLACES)}.")
+                sentences.append(f"{person()} photographed {rng.choice(PLACES)}.")
         docs.append((f"Record {i}", " ".join(sentences)))
     return docs
 
@@ -89,7 +91,7 @@ def reply_for(passage: str) -> str:
                       "tail_type": "Organization"})
     for who, place in VISITED.findall(passage):
         entities.update({who: "Person", place: "Place"})
-        facts.append({"head": who, "relation": "visited", "tail": place, "head_type": "Person", "tail_type": "Place"})
+        facts.append({"head": who, "relation": "photographed", "tail": place, "head_type": "Person", "tail_type": "Place"})
     for who, year in BORN.findall(passage):
         entities.update({who: "Person", year: "Date"})
         facts.append({"head": who, "relation": "birth_date", "tail": year, "head_type": "Person", "tail_type": "Date"})
