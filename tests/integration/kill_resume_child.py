@@ -91,7 +91,8 @@ def reply_for(passage: str) -> str:
                       "tail_type": "Organization"})
     for who, place in VISITED.findall(passage):
         entities.update({who: "Person", place: "Place"})
-        facts.append({"head": who, "relation": "photographed", "tail": place, "head_type": "Person", "tail_type": "Place"})
+        facts.append({"head": who, "relation": "photographed", "tail": place, "head_type": "Person",
+                      "tail_type": "Place"})
     for who, year in BORN.findall(passage):
         entities.update({who: "Person", year: "Date"})
         facts.append({"head": who, "relation": "birth_date", "tail": year, "head_type": "Person", "tail_type": "Date"})
