@@ -173,7 +173,11 @@ def test_retractions_between_writes_are_followed(store, test_store, neo4j_connec
         machine.start((0, 1), push)
         for step in (lambda: machine.ingest([2, 3]), lambda: machine.retract(0),
                      lambda: machine.ingest_by_another_process([4]), lambda: machine.verdict("accept", 0),
-                     lambda: machine.retract(1), lambda: machine.ingest([0]), lambda: machine.retract(2)):
+                     lambda: machine.retract(1), lambda: machine.ingest([0]), lambda: machine.retract(2),
+                     # two small writes last: on a graph this small the hubs (rows over sqrt(entries)) move with
+                     # most writes, which builds the push form anew; the offline extractor's title and name rules
+                     # moved them at every step above (push form corrected 0 times, built 7)
+                     lambda: machine.ingest([5]), lambda: machine.ingest([6])):
             step()
             machine.copies_equal_a_fresh_read()
     finally:
