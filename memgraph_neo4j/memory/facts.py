@@ -51,6 +51,16 @@ def relation_words(relation: str) -> str:
     return relation.replace("_", " ")
 
 
+def fact_id(head_id: str, relation: str, tail_id: str, time: str | None) -> str:
+    """A fact's id: its two entities, relation and time qualifier (ingest and unmerge make the same one)."""
+    return content_hash(head_id, relation, tail_id, time or "")
+
+
+def fact_text(head: str, relation: str, tail: str, time: str | None) -> str:
+    """What a fact says, as embedded and shown: "Ada Lovelace born in London (1815)"."""
+    return f"{head} {relation_words(relation)} {tail}" + (f" ({time})" if time else "")
+
+
 @dataclass
 class FactRows:
     facts: list[FactRow]
@@ -98,21 +108,21 @@ def fact_rows(outcomes: list[ExtractionOutcome], resolution: Resolution, ontolog
             head_type, tail_type = head.type, tail.type
             declared = declared_of[(head_type, relation, tail_type)]
             time = (f.time or "").strip() or None
-            fact_id = content_hash(head_id, relation, tail_id, time or "")
+            fid = fact_id(head_id, relation, tail_id, time)
             valid_at, invalid_at = time_interval(time)  # one temporal model for facts from any source
             if merged:
                 ends = tuple(k if k in merged else None for k in (key[f.head], key[f.tail]))
                 if any(ends):  # the first way the passage named it by a merged name
-                    keyed.setdefault((o.passage_id, fact_id), ends)
+                    keyed.setdefault((o.passage_id, fid), ends)
                 else:
-                    plain.add((o.passage_id, fact_id))
-            facts[(o.passage_id, fact_id)] = FactRow(
-                id=fact_id,
+                    plain.add((o.passage_id, fid))
+            facts[(o.passage_id, fid)] = FactRow(
+                id=fid,
                 passage_id=o.passage_id,
                 head_id=head_id, tail_id=tail_id,
                 head=head.name, tail=tail.name,
                 relation=relation, relation_raw=f.relation, time=time,
-                text=f"{head.name} {relation_words(relation)} {tail.name}" + (f" ({time})" if time else ""),
+                text=fact_text(head.name, relation, tail.name, time),
                 head_type=head_type, tail_type=tail_type,
                 schema_id=content_hash(head_type, relation, tail_type),
                 declared=declared,

@@ -27,7 +27,7 @@ import time
 from pydantic import BaseModel, Field
 
 from memgraph_neo4j.contracts import AdjudicationReport, FactState, SchemaState
-from memgraph_neo4j.memory.facts import is_declared, relation_words
+from memgraph_neo4j.memory.facts import fact_id, fact_text, is_declared
 from memgraph_neo4j.memory.normalize import content_hash, normalize_entity_name
 from memgraph_neo4j.memory.retract import RetractionReport, settle_marked
 from memgraph_neo4j.memory.timespan import time_interval
@@ -131,8 +131,7 @@ def _renamed(evidence: list[dict], key: str, target: MergedName) -> list[dict]:
         ends = [target.entity if r[f"{end}_id"] == target.entity_id and normalize_entity_name(r[end]) == key
                 else r[end] for end in ("head", "tail")]
         if ends != [r["head"], r["tail"]]:
-            t = r["time"]
-            text = f"{ends[0]} {relation_words(r['relation'])} {ends[1]}" + (f" ({t})" if t else "")
+            text = fact_text(ends[0], r["relation"], ends[1], r["time"])
             out[r["id"]] = {"id": r["id"], "head": ends[0], "tail": ends[1], "text": text, "embedding": None}
     return list(out.values())
 
@@ -154,12 +153,12 @@ def _facts(ontology, evidence: list[dict], key: str, own_id: str, own: str):
         relation, t = r["relation"], r["time"]
         head_type, tail_type = r["head_type"], r["tail_type"]  # the schema's: the new entity has the joined type
         declared = is_declared(ontology, head_type, relation, tail_type)
-        fact_id = content_hash(head_id, relation, tail_id, t or "")
+        fid = fact_id(head_id, relation, tail_id, t)
         valid_at, invalid_at = time_interval(t)
         facts.append(FactRow(
-            id=fact_id, passage_id=r["passage_id"], head_id=head_id, tail_id=tail_id, head=head, tail=tail,
+            id=fid, passage_id=r["passage_id"], head_id=head_id, tail_id=tail_id, head=head, tail=tail,
             relation=relation, relation_raw=r["relation_raw"], time=t,
-            text=f"{head} {relation_words(relation)} {tail}" + (f" ({t})" if t else ""),
+            text=fact_text(head, relation, tail, t),
             head_type=head_type, tail_type=tail_type, schema_id=content_hash(head_type, relation, tail_type),
             declared=declared, schema_state=SchemaState.STABLE if strict and declared else SchemaState.CANDIDATE,
             state=FactState.DISCARDED if strict and not declared else FactState.PENDING,
@@ -167,7 +166,7 @@ def _facts(ontology, evidence: list[dict], key: str, own_id: str, own: str):
             ontology_version=r["ontology_version"], valid_at=valid_at, invalid_at=invalid_at))
         others = tuple(k if k != key else None for k in (r["head_key"], r["tail_key"]))
         if any(others):  # the other end was named by another merged name: still recorded
-            fact_keys.append(EvidenceKeys(fact_id, r["passage_id"], *others))
+            fact_keys.append(EvidenceKeys(fid, r["passage_id"], *others))
         moved.append({"fact_id": r["id"], "passage_id": r["passage_id"], "direct": bool(r["direct"])})
     return facts, fact_keys, moved
 
