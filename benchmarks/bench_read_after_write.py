@@ -14,8 +14,9 @@ expected number of passages; `--rebuild` deletes and builds it again):
 Per code tree and size, one child process (fresh Python, so that its RSS is that size's) holds one
 long-lived `MemoryGraph` with the defaults (MiniLM, offline extractor, adjudication on, memgraphrag):
 1. the first search (cold: what a new process pays; code that keeps its copies on disk, retrieval/persisted.py,
-   loads those the child before it left, and the report gives how many it loaded); one warm-up message written (first-use loads out of the rounds: spaCy, the
-   writer's and the adjudicator's copies), then two untimed searches;
+   loads those the child before it left, and the report gives how many it loaded); one warm-up message
+   written (first-use loads out of the rounds: spaCy, the writer's and the adjudicator's copies), then two
+   untimed searches;
 2. `--warm` (20) timed warm searches, MuSiQue questions;
 3. `--rounds` (10) rounds of: write one message (`write_memory`-sized, one or two sentences, written as
    the MCP `write_memory` writes it: one Document through `MemoryGraph.ingest`), timed; the next search
@@ -88,9 +89,10 @@ def clean(store, space: str) -> int:
     return len(left)
 
 
-def build(store, copies: int, rebuild: bool, prefix: str) -> dict:
-    """The space of MuSiQue x `copies`, if it does not hold the expected passages already."""
-    space, expected = space_of(copies, prefix), PASSAGES * copies
+def build(store, copies: int, rebuild: bool, prefix: str, named: dict[int, str] | None = None) -> dict:
+    """The space of MuSiQue x `copies`, if it does not hold the expected passages already; `named`: spaces
+    built under another name (bench_scale.py replicated --keep: the same build) by their copies."""
+    space, expected = (named or {}).get(copies) or space_of(copies, prefix), PASSAGES * copies
     cleaned = clean(store, space) if passages_in(store, space) else 0
     have = passages_in(store, space)
     info = {"space": space, "copies": copies, "passages": expected, "leftovers_retracted": cleaned}
@@ -186,6 +188,8 @@ def main() -> None:
     parser.add_argument("--engine", default="", help="PageRank engine (local, gds, client); default: the config's")
     parser.add_argument("--top-k", type=int, default=5)
     parser.add_argument("--prefix", default=PREFIX, help="space names: PREFIX (x1), PREFIX_xN")
+    parser.add_argument("--space-name", action="append", default=[], metavar="N=SPACE",
+                        help="MuSiQue x N is the space SPACE (e.g. 53=scale_100k from bench_scale.py --keep)")
     parser.add_argument("--rebuild", action="store_true", help="delete and build the spaces again")
     parser.add_argument("--out", default="read_after_write", help="results file stem under benchmarks/results")
     parser.add_argument("--replot", action="store_true", help="only render .md and .png again from the .json")
@@ -230,7 +234,8 @@ def main() -> None:
         try:
             with open_store() as store:
                 store.init_schema(384)
-                result["sizes"] = [build(store, copies, args.rebuild, args.prefix) for copies in sizes]
+                named = {int(n.removeprefix("x")): name for n, _, name in (s.partition("=") for s in args.space_name)}
+                result["sizes"] = [build(store, copies, args.rebuild, args.prefix, named) for copies in sizes]
                 runs: dict[str, dict[str, list[dict]]] = {name: {} for name in trees}
                 for size in result["sizes"]:
                     for i in range(args.repeats):

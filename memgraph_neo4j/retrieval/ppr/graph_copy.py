@@ -26,6 +26,7 @@ from scipy import sparse
 from memgraph_neo4j.contracts import FactState
 from memgraph_neo4j.repository.changes import Changes
 from memgraph_neo4j.repository.projections import CO_OCCURS, ProjectionSpec
+from memgraph_neo4j.retrieval.ppr.packed import Edge, NodeRows, OwnedEdges
 
 KINDS = ("entity", "type", "passage")
 COMPACT_FRACTION = 0.05  # delta entries per base entry above which the base is rebuilt (~5 ms at MuSiQue)
@@ -36,7 +37,6 @@ ANCESTORS = 64  # uids of earlier contents remembered: a push form of one of the
 # of the rows, and at least DEAD_MIN of them, the copy asks to be read again whole, which holds none
 DEAD_FRACTION = 0.25
 DEAD_MIN = 1_000
-Edge = tuple[int, int, float]  # (row, row, weight), each undirected edge once
 
 
 class GrowingNodes:
@@ -47,7 +47,7 @@ class GrowingNodes:
         self.ids: list[str] = []
         self.names: list[str | None] = []
         self._kinds = np.zeros(1024, dtype=np.int8)
-        self._row: dict[tuple[str, str], int] = {}
+        self._row = NodeRows()  # a dict, or sorted arrays after a load (ppr/packed.py)
         self._of_kind: dict[str, np.ndarray] = {}
         self.dead = 0  # rows of deleted nodes
 
@@ -134,7 +134,7 @@ class GraphCopy:
         self.ancestors: list[str] = []  # the uids before, last ANCESTORS: rows only got appended since them
         self.touched: list[np.ndarray] = []  # per ancestor: the rows of A the apply after it changed
         self.nodes = GrowingNodes()
-        self._owned: dict[tuple[str, str], list[Edge]] = {}  # every owner's edges now
+        self._owned = OwnedEdges()  # every owner's edges now (ppr/packed.py: arrays in a file)
         self._in_base: dict[tuple[str, str], list[Edge]] = {}  # what the base holds of the owners changed since
         self._base = sparse.csr_matrix((0, 0))
         self._base_degree = np.zeros(0)
@@ -179,7 +179,7 @@ class GraphCopy:
                      if self.spec.type_weight > 0 else [])
             owned[("entity", e.id)] = edges + [(row, nodes.ensure("entity", b), w) for b, w in e.similar]
         touched: set[int] = set()  # rows of A this apply changes: both ends of every changed owner's edges
-        first = not self._owned  # the first apply (a whole read) has no earlier content to tell apart from
+        first = self._owned.empty()  # the first apply (a whole read) has no earlier content to tell apart from
         for key, edges in owned.items():
             if not first:
                 touched.update(r for u, v, _ in (*self._owned.get(key, ()), *edges) for r in (u, v))
@@ -199,16 +199,14 @@ class GraphCopy:
         out: list[Edge] = []
         for key, before in self._in_base.items():
             out.extend((u, v, -w) for u, v, w in before)
-            out.extend(self._owned[key])
+            out.extend(self._owned.get(key, []))
         return out, len(out)
 
     def _compact(self) -> None:
-        self._owned = {key: edges for key, edges in self._owned.items() if edges}  # deleted owners go
-        edges = [e for owner in self._owned.values() for e in owner]
-        array = np.asarray([(u, v) for u, v, _ in edges], dtype=np.int64).reshape(-1, 2)
-        weights = np.asarray([w for _, _, w in edges], dtype=np.float64)
+        self._owned.pack()  # deleted owners go
+        u, v, weights = self._owned.arrays()
         n = len(self.nodes)
-        self._base = symmetric(array, weights, n)
+        self._base = symmetric(np.stack([u, v], axis=1), weights, n)
         self._base_degree = np.asarray(self._base.sum(axis=1)).ravel()
         self._in_base = {}
 
