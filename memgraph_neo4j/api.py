@@ -164,18 +164,18 @@ class MemoryGraph:
                                 batch_size=batch_size, guided=guided, dry_run=dry_run, progress=progress,
                                 checker=self.adjudicator if self._check_on_ingest else None, on_batch=on_batch)
 
-    def ingest_conversations(self, conversations: Iterable[Conversation] | str | Path, batch_size: int = 64,
-                             extract: bool = True, changing_relations: Iterable[str] = (),
+    def ingest_conversations(self, conversations: Iterable[Conversation] | Iterable[dict] | str | Path,
+                             batch_size: int = 64, extract: bool = True, changing_relations: Iterable[str] = (),
                              categorise: ChatClient | bool = False) -> IngestReport:
-        """Conversations (or a JSON-lines chat file, ingest/episodes.py) as Episode passages with speaker, session
-        and time; facts get valid_at / invalid_at. `changing_relations`: relations with one value per head at a time
-        besides the ontology's functional ones ("lives_in"). `categorise` (True or a chat client): `categorise()`."""
-        from memgraph_neo4j.ingest.episodes import ingest_conversations, read_chat_jsonl
+        """Conversations (or a JSON-lines chat file, or its records as dicts: ingest/episodes.py) as Episode passages
+        with speaker, session and time; facts get valid_at / invalid_at. `changing_relations`: relations with one value
+        per head at a time besides the ontology's functional ones ("lives_in"). `categorise` (True or a chat client):
+        `categorise()`."""
+        from memgraph_neo4j.ingest.episodes import conversations_of, ingest_conversations
 
         check_batch_size(batch_size)
         self.init()
-        if isinstance(conversations, (str, Path)):
-            conversations = read_chat_jsonl(conversations)
+        conversations = conversations_of(conversations)
         report = ingest_conversations(self.writer, conversations, self.extractor, batch_size=batch_size,
                                       checker=self.adjudicator if self._check_on_ingest else None, extract=extract,
                                       changing_relations=changing_relations)

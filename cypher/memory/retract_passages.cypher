@@ -25,6 +25,6 @@ CALL (p) {
 }
 MERGE (t:Tombstone {space: $space, kind: 'passage', id: p.id})
 SET t.previous = t.changed, t.changed = $stamp, t.created = p.created,
-    t.located = p.page IS NOT NULL OR p.heading IS NOT NULL
+    t.located = p.page IS NOT NULL OR p.heading IS NOT NULL OR p:Episode
 DETACH DELETE p
 RETURN count(*) AS deleted

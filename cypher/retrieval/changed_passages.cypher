@@ -5,6 +5,6 @@ MATCH (p:Passage)
 WHERE p.space = $space AND p.changed > $since
 WITH p LIMIT $limit
 RETURN coalesce(p.created > $since, false) AS new, p.id AS id, p.title AS title, p.text AS text, p.changed AS changed,
-       p.page IS NOT NULL OR p.heading IS NOT NULL AS located,
+       p.page IS NOT NULL OR p.heading IS NOT NULL OR p:Episode AS located,
        CASE WHEN $vectors THEN p.embedding END AS embedding,
        [(p)-[:MENTIONS]->(e:Entity) | e.id] AS mentions

@@ -42,6 +42,7 @@ def full_app() -> typer.Typer:
     """Every command."""
     from memgraph_neo4j.cli import (
         analytics_cmd,
+        categorise_cmd,
         conflicts_cmd,
         demo_cmd,
         documents_cmd,
@@ -67,6 +68,8 @@ def full_app() -> typer.Typer:
     app.command()(query_cmd.query)
     app.command()(query_cmd.ask)
     app.command()(facts_cmd.facts)
+    app.command()(categorise_cmd.categorise)
+    app.command()(categorise_cmd.categories)
     app.command("eval")(eval_cmd.eval_command)
     app.command("health")(eval_cmd.health_command)
     app.command()(mcp_cmd.mcp)

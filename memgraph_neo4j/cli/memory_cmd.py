@@ -11,6 +11,7 @@ import typer
 from rich.console import Console
 from rich.table import Table
 
+from memgraph_neo4j.cli import conversation_cmd as chat
 from memgraph_neo4j.cli.output import fail, read_space, warning
 
 out = Console()
@@ -76,6 +77,8 @@ def ingest(
     adjudicator: str = typer.Option("auto", help="Conflict check after each promotion: auto (the chat model's "
                                     "agents when the extractor has one, else the rules) | rules | model"),
     dry_run: bool = typer.Option(False, "--dry-run", help="Estimate tokens; write and spend nothing"),
+    conversation: bool | None = typer.Option(None, "--conversation/--no-conversation", help=chat.CONVERSATION_HELP),
+    changing_relation: list[str] = typer.Option([], "--changing-relation", help=chat.CHANGING_HELP),
     as_json: bool = typer.Option(False, "--json", help="Print the report as JSON"),
 ) -> None:
     """Build the global memory: passages, memory-guided extraction, facts, promotion, bridging."""
@@ -90,6 +93,7 @@ def ingest(
         if not openie.exists():
             fail(f"--openie {openie}: no such file")
         extractor = "openie"
+    chats = chat.chat_paths(paths, conversation, dry_run, openie, changing_relation)  # None: documents
     options = {"openie": openie, "model": model, "base_url": base_url, "budget_tokens": budget_tokens,
                "budget_cost": budget_cost}
     if extractor == "langchain":
@@ -103,7 +107,10 @@ def ingest(
             if extractor == "openai" and not dry_run:
                 memory.extractor.chat.client  # no key and no local server: say so now, not once per chunk
             # the bar only on a terminal: piped or logged, stderr holds just what went wrong
-            report = memory.ingest(paths, batch_size=batch_size, dry_run=dry_run, progress=sys.stderr.isatty())
+            if chats is not None:
+                report, conversations = chat.ingest_chats(memory, chats, batch_size, changing_relation)
+            else:
+                report = memory.ingest(paths, batch_size=batch_size, dry_run=dry_run, progress=sys.stderr.isatty())
             endpoint = _endpoint(memory.extractor)
     except (StoreError, ValueError, OSError, LeaseLost, SpaceDeleting) as exc:  # OSError: a file unreadable
         fail(str(exc))
@@ -111,13 +118,15 @@ def ingest(
         fail(f"no text in {', '.join(str(p) for p in paths)}: the files are empty or hold no records; "
              "nothing was written")
     if as_json:
-        typer.echo(report.model_dump_json(indent=2))
+        typer.echo(chat.conversation_json(report, chats, conversations) if chats else report.model_dump_json(indent=2))
         if not dry_run:
             _finish(report, endpoint)
         return
     if dry_run:
         out.print(f"dry run: {report.passages} passages, ~{report.estimated_tokens} tokens would be spent")
         return
+    if chats is not None:
+        out.print(chat.conversation_line(chats, conversations, report), highlight=False, soft_wrap=True)
     out.print(f"{report.documents} documents, {report.passages} passages ({report.passages_new} new); "
               f"{report.extracted} extracted, {report.failed} failed; {report.facts} facts, "
               f"{report.entities_new} new entities, {report.promoted} schemas promoted, "

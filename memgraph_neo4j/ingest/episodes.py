@@ -139,32 +139,66 @@ def build_episodes(conversations: Iterable[Conversation]) -> EpisodeBatch:
 
 
 def read_chat_jsonl(path: str | Path) -> list[Conversation]:
-    """Conversations of a JSON-lines chat file (format in the module docstring)."""
+    """Conversations of a JSON-lines chat file (format in the module docstring); a line that is no JSON
+    object with speaker and text, or whose time is no date, raises a ReaderError naming the file and line."""
     path = Path(path)
-    sessions: dict[str, dict[str, Session]] = {}
     try:
-        lines = path.read_text(encoding="utf-8").splitlines()
-    except OSError as exc:
+        lines = path.read_text(encoding="utf-8-sig").splitlines()
+    except (OSError, UnicodeDecodeError) as exc:
         raise ReaderError(f"{path}: cannot read ({exc})") from exc
+    records = []
     for number, line in enumerate(lines, 1):
         if not line.strip():
             continue
         try:
-            record = json.loads(line)
-            speaker, text = str(record["speaker"]).strip(), str(record["text"])
-        except (ValueError, KeyError, TypeError) as exc:
-            raise ReaderError(f"{path}:{number}: expected a JSON object with speaker and text "
-                              f"(and optionally conversation, session, time, id): {exc}") from exc
-        if not speaker or not text.strip():
-            raise ReaderError(f"{path}:{number}: speaker and text must not be empty")
-        conv = str(record.get("conversation") or path.stem)
+            records.append((f"{path}:{number}", json.loads(line)))
+        except ValueError as exc:
+            raise ReaderError(f"{path}:{number}: not valid JSON ({exc}); a chat file has one JSON object per "
+                              "line with speaker and text") from exc
+    return conversations_of_records(records, conversation=path.stem)
+
+
+def conversations_of_records(records: Iterable[tuple[str, object]], conversation: str = "chat") -> list[Conversation]:
+    """Conversations of chat records (dicts in the chat format), each with where it comes from ("chat.jsonl:3",
+    "turn 2"), named in the error a bad one raises. `conversation`: the id of the records that name none."""
+    sessions: dict[str, dict[str, Session]] = {}
+    for where, record in records:
+        message = _message(where, record)
+        conv = str(record.get("conversation") or conversation)
         session_id = str(record.get("session") or "1")
         session = sessions.setdefault(conv, {}).setdefault(session_id, Session(session_id, []))
-        when = parse_time(record.get("time"))
-        session.messages.append(Message(speaker, text, record.get("id"), when))
-        if when is not None and (session.time is None or when < session.time):
-            session.time = when
+        session.messages.append(message)
+        if message.time is not None and (session.time is None or message.time < session.time):
+            session.time = message.time
     return [Conversation(conv, list(by_id.values())) for conv, by_id in sessions.items()]
+
+
+def _message(where: str, record: object) -> Message:
+    """One record as a Message, or a ReaderError saying what is wrong with it."""
+    if not isinstance(record, dict):
+        raise ReaderError(f"{where}: a JSON {type(record).__name__}, expected an object with speaker and text "
+                          "(and optionally conversation, session, time, id)")
+    for key in ("speaker", "text"):
+        if not isinstance(record.get(key), str) or not record[key].strip():
+            found = "missing" if key not in record else f"{record[key]!r}"
+            raise ReaderError(f"{where}: {key} must be a non-empty string ({found}); a chat record has speaker "
+                              "and text (and optionally conversation, session, time, id)")
+    when = parse_time(raw) if (raw := record.get("time")) not in (None, "") else None
+    if raw not in (None, "") and when is None:
+        raise ReaderError(f"{where}: time {raw!r} is not a date or time (ISO 8601, or e.g. "
+                          "'1:56 pm on 8 May, 2023')")
+    ident = record.get("id")
+    return Message(record["speaker"].strip(), record["text"], None if ident is None else str(ident), when)
+
+
+def conversations_of(source: Iterable[Conversation] | Iterable[dict] | str | Path) -> list[Conversation]:
+    """What `ingest_conversations` of the API accepts: a chat file, Conversations, or chat records (dicts)."""
+    if isinstance(source, (str, Path)):
+        return read_chat_jsonl(source)
+    items = list(source)
+    if all(isinstance(i, Conversation) for i in items):
+        return items
+    return conversations_of_records((f"record {n}", r) for n, r in enumerate(items, 1))
 
 
 def ingest_conversations(writer: MemoryWriter, conversations: Iterable[Conversation], extractor: Extractor,

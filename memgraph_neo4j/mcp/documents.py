@@ -1,12 +1,16 @@
-"""What `write_memory` ingests: a text, or conversation turns written out one line per turn, as one Document.
+"""What `write_memory` ingests: a text as one Document, or conversation turns as a conversation of episodes.
 
 The document id is the content hash of the text (ingest/readers.Document), so writing the same memory
-twice adds nothing."""
+twice adds nothing. Turns are chat records ({speaker, text, time?}) read by the same code as the Python
+API's `ingest_conversations` and `memgraph-neo4j ingest` of a chat file (ingest/episodes.py): one
+conversation, one session, one Episode per turn with its speaker and time, so the graph is the one the
+API writes for the same turns."""
 
 from __future__ import annotations
 
 from collections.abc import Sequence
 
+from memgraph_neo4j.ingest.episodes import Conversation, build_episodes, conversations_of_records
 from memgraph_neo4j.ingest.readers import Document
 from memgraph_neo4j.mcp.models import Turn
 
@@ -19,15 +23,19 @@ def _first_line(text: str) -> str:
     return line if len(line) <= TITLE_CHARS else line[:TITLE_CHARS - 1].rstrip() + "…"
 
 
-def turn_line(turn: Turn) -> str:
-    """`speaker (time): text`, so the extractor sees who said what and when."""
-    when = f" ({turn.time})" if turn.time else ""
-    return f"{turn.speaker.strip()}{when}: {' '.join(turn.text.split())}"
+def memory_conversation(turns: Sequence[Turn], title: str | None = None) -> Conversation:
+    """The turns as one conversation (the API's default id for records that name none); `title` names it
+    instead of its speakers. A bad turn raises a ValueError naming it ("turn 2: ...")."""
+    [conversation] = conversations_of_records((f"turn {n}", t.model_dump(exclude_none=True))
+                                              for n, t in enumerate(turns, 1))
+    conversation.title = title.strip() if title and title.strip() else None
+    return conversation
 
 
-def memory_document(text: str | None = None, turns: Sequence[Turn] | None = None,
-                    title: str | None = None) -> Document:
-    """Exactly one of `text` and `turns`; a ValueError says what is missing or doubled."""
+def memory_input(text: str | None = None, turns: Sequence[Turn] | None = None,
+                 title: str | None = None) -> tuple[Document, Conversation | None]:
+    """Exactly one of `text` and `turns`; a ValueError says what is missing or doubled. The document written
+    (for turns: the conversation's one session), and the conversation (None for a text)."""
     if (text is None) == (not turns):
         raise ValueError("give text or turns, not both: one write is one document" if text is not None
                          else "give text, or turns (a list of {speaker, text, time?})")
@@ -35,12 +43,7 @@ def memory_document(text: str | None = None, turns: Sequence[Turn] | None = None
         if not text.strip():
             raise ValueError("text is empty: nothing to remember")
         return Document(title=(title or _first_line(text)).strip(), text=text.strip(), source=SOURCE,
-                        metadata={"kind": "text"})
-    lines = [turn_line(t) for t in turns]
-    speakers = list(dict.fromkeys(t.speaker.strip() for t in turns))
-    times = [t.time for t in turns if t.time]
-    metadata = {"kind": "conversation", "turns": len(turns), "speakers": speakers}
-    if times:
-        metadata |= {"start": times[0], "end": times[-1]}
-    default = f"Conversation between {', '.join(speakers)}" + (f" ({times[0]})" if times else "")
-    return Document(title=(title or default).strip(), text="\n".join(lines), source=SOURCE, metadata=metadata)
+                        metadata={"kind": "text"}), None
+    conversation = memory_conversation(turns, title)
+    [document] = build_episodes([conversation]).documents
+    return document, conversation

@@ -12,11 +12,12 @@ from memgraph_neo4j.repository.provenance import FactProvenance, PassageSource
 
 
 class Turn(BaseModel):
-    """One turn of a conversation."""
+    """One turn of a conversation: a record of the chat format (ingest/episodes.py), stored as an Episode."""
 
     speaker: str = Field(min_length=1, description="Who spoke, e.g. 'user', 'assistant' or a name")
     text: str = Field(min_length=1, description="What was said")
-    time: str | None = Field(None, description="When, as written (ISO 8601 preferred), optional")
+    time: str | None = Field(None, description="When: ISO 8601 or a date as written ('1:56 pm on 8 May, 2023'), "
+                                               "optional")
 
 
 class Source(BaseModel):
@@ -29,8 +30,9 @@ class Source(BaseModel):
     source: str | None = Field(None, description="Where the document came from (a file path, 'mcp', 'text')")
 
     @classmethod
-    def of(cls, found: PassageSource) -> Source:
-        return cls(passage_id=found.passage_id, title=found.title, doc_id=found.doc_id,
+    def of(cls, found: PassageSource, name: str | None = None) -> Source:
+        """`name`: the hit's, for a passage without a title (an episode: speaker and time)."""
+        return cls(passage_id=found.passage_id, title=found.title or name, doc_id=found.doc_id,
                    doc_title=found.doc_title, source=found.source)
 
 

@@ -10,7 +10,7 @@ from typing import Annotated, Literal
 
 from pydantic import Field
 
-from memgraph_neo4j.mcp.documents import memory_document
+from memgraph_neo4j.mcp.documents import memory_input
 from memgraph_neo4j.mcp.models import (
     ConflictList,
     ConflictOutput,
@@ -59,7 +59,7 @@ class MemoryTools:
         passages = []
         for hit in result.passages:
             found = sources.get(hit.id)
-            cited = Source.of(found) if found else Source(passage_id=hit.id, title=hit.name)
+            cited = Source.of(found, hit.name) if found else Source(passage_id=hit.id, title=hit.name)
             passages.append(PassageResult(**cited.model_dump(), score=hit.score, text=hit.text))
         return SearchOutput(
             space=memory.space, method=result.method, query=query, passages=passages,
@@ -79,9 +79,10 @@ class MemoryTools:
                                                        "the conversation's speakers)")] = None,
         space: Space = None,
     ) -> WriteOutput:
-        document = memory_document(text, turns, title)
-        with self.pool.use(space) as memory:
-            report = memory.ingest([document], progress=False)
+        document, conversation = memory_input(text, turns, title)
+        with self.pool.use(space) as memory:  # turns: episodes, as the API's ingest_conversations writes them
+            report = (memory.ingest_conversations([conversation]) if conversation is not None
+                      else memory.ingest([document], progress=False))
         return WriteOutput(space=memory.space, doc_id=document.id, title=document.title, passages=report.passages,
                            passages_new=report.passages_new, facts=report.facts, entities_new=report.entities_new,
                            promoted=report.promoted, activated=report.activated, conflicts=report.conflicts,

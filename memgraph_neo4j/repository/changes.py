@@ -48,7 +48,7 @@ class ChangedPassage:
     title: str | None
     mentions: tuple[str, ...]  # the entities it mentions, one per MENTIONS relationship
     text: str | None = None
-    located: bool = False  # it has a page or heading
+    located: bool = False  # it has a page or heading, or is an episode (speaker and time)
     embedding: list[float] | None = None
 
 

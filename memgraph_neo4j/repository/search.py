@@ -4,9 +4,11 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
+from datetime import datetime
 
 from memgraph_neo4j.contracts import FactState
 from memgraph_neo4j.repository.base import Repository
+from memgraph_neo4j.repository.conversation import _native
 from memgraph_neo4j.repository.layers import MemoryState, PassageMatch
 
 MAX_FULLTEXT_FETCH = 1 << 20  # most fulltext hits asked for: the widening stops there
@@ -19,6 +21,8 @@ class PassageDetail:
     page_end: int | None
     heading: str | None  # heading path where it starts, else None
     sections: str | None = None  # JSON: where its page or heading changes (PassageRow.sections)
+    speaker: str | None = None  # episodes: who said it, and when
+    time: datetime | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -87,7 +91,8 @@ class SearchRepository(Repository):
     def passage_details(self, ids: Sequence[str]) -> dict[str, PassageDetail]:
         """Text and provenance of each passage, by id."""
         rows = self.store.read("retrieval/passage_texts", space=self.space, ids=list(ids))
-        return {r["id"]: PassageDetail(r["text"], r["page"], r["page_end"], r["heading"], r["sections"]) for r in rows}
+        return {r["id"]: PassageDetail(r["text"], r["page"], r["page_end"], r["heading"], r["sections"], r["speaker"],
+                                       _native(r["time"])) for r in rows}
 
     def facts_of(self, entity_ids: Sequence[str], limit: int,
                  states: Sequence[str] = (FactState.ACTIVE,)) -> list[str]:

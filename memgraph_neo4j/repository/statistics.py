@@ -12,7 +12,7 @@ class SpaceCounts:
     vectors: int  # facts + schemas + passages of the space
     passages: int
     mentions: int  # passage-entity mentions of the whole database (an upper bound for the space)
-    located: int = 0  # passages with a page or heading
+    located: int = 0  # passages with a page or heading, and episodes: hits with provenance to read
 
 
 @dataclass(frozen=True, slots=True)

@@ -6,6 +6,7 @@ import re
 import time
 from collections.abc import Iterator
 from contextlib import contextmanager
+from datetime import datetime
 from typing import Any, Protocol, runtime_checkable
 
 from pydantic import BaseModel, Field
@@ -59,6 +60,16 @@ class Hit(BaseModel):
         if heading:
             parts.append(f"§ {heading}")
         return ", ".join(parts)
+
+
+def episode_title(speaker: str | None, time: datetime | None) -> str | None:
+    """How a hit names an episode (a message has no title): "Caroline, 2023-05-08 13:56", the date alone at
+    midnight (a day without a clock), the speaker alone without a time; None for a passage that is no episode."""
+    if not speaker:
+        return None
+    if time is None:
+        return speaker
+    return f"{speaker}, {time:%Y-%m-%d}" + (f" {time:%H:%M}" if (time.hour, time.minute) != (0, 0) else "")
 
 
 class RetrievalResult(BaseModel):

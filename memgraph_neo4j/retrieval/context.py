@@ -19,7 +19,7 @@ from memgraph_neo4j.repository.layers import LayerRepository
 from memgraph_neo4j.repository.projections import ProjectionRepository
 from memgraph_neo4j.repository.search import SearchRepository
 from memgraph_neo4j.repository.statistics import StatisticsRepository
-from memgraph_neo4j.retrieval.base import Hit, RetrievalResult, StageTimer
+from memgraph_neo4j.retrieval.base import Hit, RetrievalResult, StageTimer, episode_title
 from memgraph_neo4j.retrieval.bm25_index import SpaceBm25
 from memgraph_neo4j.retrieval.changes import ChangeFeed, Followed
 from memgraph_neo4j.retrieval.layers import LayerSearch
@@ -123,9 +123,9 @@ class RetrievalContext:
     def finish(self, result: RetrievalResult, timer: StageTimer, known: list[Hit] = (),
                version: int | None = None) -> RetrievalResult:
         """Passage texts (from hits that already carry them, `known`, else read) and every passage's
-        provenance (page, heading), in one read. `version`: the memory version the search read; then no
-        read when every hit has its text and the space at that version has no provenance to show
-        (benchmark corpora: the read cost dense 2.7 ms of 6.5)."""
+        provenance (page, heading; an episode's speaker and time as its name), in one read. `version`: the
+        memory version the search read; then no read when every hit has its text and the space at that version
+        has no provenance to show (benchmark corpora: the read cost dense 2.7 ms of 6.5)."""
         texts = {h.id: h.text for h in known if h.text is not None}
         for hit in result.passages:
             hit.text = hit.text if hit.text is not None else texts.get(hit.id)
@@ -137,6 +137,7 @@ class RetrievalContext:
                     hit.text = hit.text if hit.text is not None else row.text
                     hit.page, hit.page_end, hit.heading = row.page, row.page_end, row.heading
                     hit.sections = json.loads(row.sections) if row.sections else None
+                    hit.name = hit.name or episode_title(row.speaker, row.time)
         timer.lap("fetch")
         result.timings_ms = timer.rounded()
         return result

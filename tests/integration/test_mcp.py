@@ -131,16 +131,48 @@ def test_write_then_search_with_provenance(neo4j_connection, store, spaces):
         assert provenance["lineage"]["extractor"] == "offline"
         assert {e["role"]: e["name"] for e in provenance["entities"]} == {"subject": "Ada Lovelace", "object": "London"}
 
-        # a conversation goes to the second space only, one line per turn
+        # a conversation goes to the second space only, one episode per turn
         turns = [{"speaker": "user", "text": "My sister Grace Hopper lives in Arlington.", "time": "2024-05-01"},
                  {"speaker": "assistant", "text": "Noted: Grace Hopper lives in Arlington."}]
         chat = await call(client, "write_memory", turns=turns, space=second)
-        assert chat["space"] == second and chat["title"] == "Conversation between user, assistant (2024-05-01)"
+        assert chat["space"] == second and chat["title"].startswith("user and assistant, session 1 (2024-05-01")
+        assert (chat["passages"], chat["passages_new"]) == (2, 2)
         hits = await call(client, "search_memory", query="Where does Grace Hopper live?", space=second, method="dense")
-        assert hits["passages"][0]["text"].startswith("user (2024-05-01): My sister Grace Hopper")
+        said = {p["text"]: p for p in hits["passages"]}  # an episode each, titled with its speaker and day
+        said = said["[1 May 2024] user: My sister Grace Hopper lives in Arlington."]
+        assert (said["title"], said["doc_id"]) == ("user, 2024-05-01", chat["doc_id"])
         assert all(p["doc_id"] != written["doc_id"] for p in hits["passages"])
     run_client(neo4j_connection, [first, second], scenario)
     assert not space_is_empty(store, first) and not space_is_empty(store, second)
+
+
+def test_turns_are_written_as_the_api_writes_a_conversation(neo4j_connection, store, test_store, spaces, minilm):
+    """write_memory(turns=...) stores episodes (speaker, time, SPOKEN_BY), the same graph node for node as
+    MemoryGraph.ingest_conversations of the same turns; hybrid search titles them with speaker and time."""
+    from test_conversation_surfaces import graph
+
+    from memgraph_neo4j.api import MemoryGraph
+
+    served, twin, _ = spaces
+    turns = [{"speaker": "Caroline", "text": "I moved to Porto last week!", "time": "2023-05-08T13:56:00Z"},
+             {"speaker": "Melanie", "text": "Congrats! How is Porto?"},
+             {"speaker": "Caroline", "text": "Lovely. My sister Ana lives in Lisbon.", "time": "2023-05-08T14:02:00Z"}]
+
+    async def scenario(client: Client) -> None:
+        written = await call(client, "write_memory", turns=turns)
+        assert (written["passages"], written["passages_new"]) == (3, 3)
+        found = await call(client, "search_memory", query="Where did Caroline move?", method="hybrid", top_k=3)
+        titles = {p["text"]: p["title"] for p in found["passages"]}
+        assert titles["[13:56 on 8 May 2023] Caroline: I moved to Porto last week!"] == "Caroline, 2023-05-08 13:56"
+        again = await call(client, "write_memory", turns=turns)
+        assert (again["doc_id"], again["passages_new"]) == (written["doc_id"], 0)
+    run_client(neo4j_connection, [served], scenario)
+    with MemoryGraph(space=twin, store=store, embedder=minilm) as memory:
+        for _ in range(2):  # as written through MCP: twice
+            memory.ingest_conversations(turns)
+    speakers = test_store.read("conversation/speakers", space=served)
+    assert sorted(r["speaker"] for r in speakers) == ["Caroline", "Caroline", "Melanie"]
+    assert graph(test_store, served) == graph(test_store, twin)
 
 
 def test_a_contradiction_is_listed_and_resolved(neo4j_connection, spaces):
