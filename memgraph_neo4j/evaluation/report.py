@@ -14,8 +14,12 @@ from memgraph_neo4j.evaluation.runner import EvalReport
 
 def markdown(report: EvalReport) -> str:
     gold = {"titles": "gold passages matched by title", "passages": "gold passages matched by text",
-            "evidence": "evidence sentences found in the retrieved passages"}[report.gold]
-    lines = [f"# {report.dataset}: {report.questions} questions, space `{report.space}`", "",
+            "evidence": "evidence sentences found in the retrieved passages",
+            "turns": "evidence messages among the retrieved episodes, each question in its conversation's space"
+            }[report.gold]
+    spaces = report.build.get("spaces") or [report.space]  # LoCoMo: one per conversation
+    lines = [f"# {report.dataset}: {report.questions} questions, space{'s' * (len(spaces) > 1)} "
+             + ", ".join(f"`{s}`" for s in spaces), "",
              f"Recall@k: {gold}. Built with `{report.build.get('extractor')}` "
              f"({report.build.get('passages')} passages, {report.build.get('passages_new')} new, "
              f"{report.build.get('seconds')} s). Latency excludes answer generation.", "",
@@ -31,8 +35,18 @@ def markdown(report: EvalReport) -> str:
         lines += ["", "| method | exact match | F1 | containment | LLM judge |", "|---|---|---|---|---|"]
         lines += [f"| {m['label'].strip()} | {m['qa']['exact_match']:.3f} | {m['qa']['f1']:.3f} | "
                   f"{m['qa']['containment']:.3f} | {m['qa'].get('judge', float('nan')):.3f} |" for m in qa]
+    kinds = sorted({kind for m in report.methods for kind in m.get("by_kind", {})})
+    if len(kinds) > 1:
+        lines += ["", "Recall@5 / @10 by question kind:", "", "| method | " + " | ".join(
+            f"{kind} ({report.methods[0]['by_kind'].get(kind, {}).get('questions', 0)})" for kind in kinds) + " |",
+            "|---|" + "---|" * len(kinds)]
+        lines += [f"| {m['label'].strip()} | " + " | ".join(
+            f"{m['by_kind'][kind]['recall@5']:.3f} / {m['by_kind'][kind]['recall@10']:.3f}" if kind in m["by_kind"]
+            else "" for kind in kinds) + " |" for m in report.methods]
     if report.health:
         lines += ["", "## Graph health", "", *health_lines(report.health)]
+    for space, health in report.health_by_space.items():
+        lines += ["", f"## Graph health of space `{space}`", "", *health_lines(health)]
     lines += ["", f"Tokens: {report.usage.prompt_tokens} prompt + {report.usage.completion_tokens} completion. "
                   f"Total {report.seconds} s."]
     return "\n".join(lines) + "\n"

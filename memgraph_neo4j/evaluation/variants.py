@@ -1,6 +1,7 @@
 """The retrieval methods and ablations the harness can evaluate, by name.
 
-A method is a `retrieval.METHODS` name with its default configuration; an ablation switches one
+A method is a name `search` takes (`retrieval.METHODS`, and `dual`, which selects with a chat model) with
+its default configuration; an ablation switches one
 part of memgraphrag off (or to the paper's form), so its effect is measured on the same memory in
 the same run. The paper ablations start from `SeedConfig.paper()` as the paper's own table does.
 """
@@ -11,6 +12,7 @@ import dataclasses
 from dataclasses import dataclass, field
 
 from memgraph_neo4j.config import RetrievalConfig, SeedConfig
+from memgraph_neo4j.retrieval import METHODS
 
 PAPER = SeedConfig.paper()  # eq. 6 mean entity weights, schema filter (active facts, stable schemas)
 UNFUSED = (("fusion", "none"),)  # the paper ranks by PageRank alone
@@ -29,14 +31,17 @@ class Variant:
         return dataclasses.replace(base, seeds=self.seeds, **dict(self.options))
 
 
-METHOD_VARIANTS = {v.key: v for v in (
-    Variant("dense", "dense", "dense"),
-    Variant("bm25", "bm25", "bm25"),
+# every method `search` takes: the retriever registry, and dual (System-1 + System-2, api.search builds it with
+# a chat model; retrieval/dual.py)
+NEEDS_CHAT = frozenset({"dual"})
+SEARCH_METHODS = tuple(dict.fromkeys((*METHODS, *sorted(NEEDS_CHAT))))
+_SET_UP = {v.key: v for v in (
     # HippoRAG 2 has no type nodes: its graph is entities, passages and similarity edges
     Variant("hipporag2", "hipporag2", "hipporag2", options=(("type_weight", 0.0),)),
     Variant("memgraphrag", "memgraphrag default (HippoRAG-2 entity weights, question names, BM25 shares)",
             "memgraphrag"),
 )}
+METHOD_VARIANTS = {name: _SET_UP.get(name) or Variant(name, name, name) for name in SEARCH_METHODS}
 
 ABLATION_VARIANTS = {v.key: v for v in (
     Variant("paper", "memgraphrag paper (eq. 6-8 + schema filter, PageRank order)", "memgraphrag", PAPER, UNFUSED),
@@ -79,6 +84,8 @@ ABLATION_VARIANTS = {v.key: v for v in (
 )}
 
 DEFAULT_METHODS = ("dense", "bm25", "hipporag2", "memgraphrag")
+# conversations: the System-1 family besides the passage rankers (dual only on request: it needs a model)
+CONVERSATION_METHODS = ("dense", "bm25", *(m for m in SEARCH_METHODS if m.startswith("hybrid")))
 
 
 def variants(methods: list[str], ablations: list[str]) -> list[Variant]:
