@@ -22,7 +22,7 @@ from memgraph_neo4j.api import MemoryGraph  # noqa: E402
 from memgraph_neo4j.evaluation.datasets import load_dataset  # noqa: E402
 from memgraph_neo4j.evaluation.report import markdown, write_report  # noqa: E402
 from memgraph_neo4j.evaluation.runner import evaluate  # noqa: E402
-from memgraph_neo4j.evaluation.variants import ABLATION_VARIANTS, METHOD_VARIANTS  # noqa: E402
+from memgraph_neo4j.evaluation.variants import ABLATION_VARIANTS, DEFAULT_METHODS, variants  # noqa: E402
 
 
 def main() -> None:
@@ -33,7 +33,8 @@ def main() -> None:
     args = parser.parse_args()
     dataset = load_dataset(args.dataset, limit=args.limit)
     with MemoryGraph(space=args.space) as memory:
-        report = evaluate(memory, dataset, [*METHOD_VARIANTS.values(), *ABLATION_VARIANTS.values()], health=False)
+        # the passage methods (METHOD_VARIANTS also holds the conversation ones, and dual needs a model)
+        report = evaluate(memory, dataset, variants(list(DEFAULT_METHODS), list(ABLATION_VARIANTS)), health=False)
     write_report(report, RESULTS / "retrieval")
     print(markdown(report))
 

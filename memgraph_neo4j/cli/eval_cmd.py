@@ -19,15 +19,25 @@ def _names(text: str) -> list[str]:
     return [name.strip() for name in text.split(",") if name.strip()]
 
 
+# the choices come from the retriever registry when --methods is read (importing it here would load
+# retrieval at every command's start-up)
+METHODS_HELP = ("Comma-separated methods: any that query --method takes (dual needs --model). Default: dense, bm25, "
+                "hipporag2, memgraphrag; for LoCoMo dense, bm25 and the hybrid methods")
+
+
 def eval_command(
-    dataset: Path = typer.Option(..., "--dataset", help="A dataset folder (HippoRAG layout, GraphRAG-Bench) or JSONL"),
-    space: str | None = typer.Option(None, help="Memory space (default: the dataset's folder name)"),
-    methods: str = typer.Option("dense,bm25,hipporag2,memgraphrag", help="Comma-separated methods"),
-    ablations: str = typer.Option("", help="Comma-separated memgraphrag ablations, e.g. paper,no-adjudication,fast"),
+    dataset: Path = typer.Option(..., "--dataset", help="A dataset folder (HippoRAG layout, GraphRAG-Bench), JSONL, "
+                                 "or LoCoMo (locomo10.zip, locomo10.json: one space per conversation)"),
+    space: str | None = typer.Option(None, help="Memory space (default: the dataset's folder name; LoCoMo: "
+                                     "SPACE_<conversation> each)"),
+    methods: str | None = typer.Option(None, help=METHODS_HELP),
+    ablations: str = typer.Option("", help="Comma-separated memgraphrag ablations, e.g. paper,no-adjudication,"
+                                  "reference-engines"),
     limit: int | None = typer.Option(None, min=1, help="Only the first N questions"),
     out_dir: Path | None = typer.Option(None, "--out", help="Report folder (default: eval-<space>)"),
     extractor: str = typer.Option("offline", help="Extractor for the build when the dataset has no OpenIE file"),
-    model: str | None = typer.Option(None, help="Chat model for QA metrics (answers and LLM judge)"),
+    model: str | None = typer.Option(None, help="Chat model for QA metrics (answers and LLM judge) and for the dual "
+                                     "method's category selection (the spaces are categorised first)"),
     base_url: str | None = typer.Option(None, help="OpenAI-compatible endpoint (Ollama, vLLM)"),
     health: bool = typer.Option(True, "--health/--no-health", help="Graph-health metrics in the report"),
     as_json: bool = typer.Option(False, "--json", help="Print the whole report as JSON on stdout"),
@@ -38,14 +48,19 @@ def eval_command(
     from memgraph_neo4j.evaluation.datasets import DatasetError, load_dataset
     from memgraph_neo4j.evaluation.report import markdown, write_report
     from memgraph_neo4j.evaluation.runner import evaluate
-    from memgraph_neo4j.evaluation.variants import variants
+    from memgraph_neo4j.evaluation.variants import CONVERSATION_METHODS, DEFAULT_METHODS, NEEDS_CHAT, variants
     from memgraph_neo4j.store import StoreError
 
     try:
-        chosen = variants(_names(methods), _names(ablations))
-        if not chosen:
+        chosen = variants(_names(methods or ""), _names(ablations))
+        if methods is not None and not chosen:
             fail("--methods and --ablations name nothing to evaluate")
+        if not model and (needing := [v.key for v in chosen if v.method in NEEDS_CHAT]):
+            fail(f"--methods {','.join(needing)} needs a chat model (System-2 selects categories with it): give "
+                 "--model (and --base-url for a local server), or leave it out")
         data = load_dataset(dataset, limit=limit)
+        if methods is None:
+            chosen = variants(list(CONVERSATION_METHODS if data.conversations else DEFAULT_METHODS), []) + chosen
         space = space or re.sub(r"[^A-Za-z0-9_-]", "_", data.name)
         chat = None
         if model:

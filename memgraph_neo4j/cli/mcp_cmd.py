@@ -11,6 +11,12 @@ LAYERS_HELP = ("local | index: top-K exact in process or from the Neo4j indexes 
                "else local)")
 
 
+def _listening(url: str, spaces: list[str]) -> None:
+    """The one line a person (or a script waiting for the port) reads: stdout stays silent, as on stdio."""
+    typer.echo(f"memgraph-neo4j MCP server listening on {url} (streamable HTTP; spaces: {', '.join(spaces)}; "
+               "Ctrl-C stops it)", err=True)
+
+
 def mcp(space: list[str] = typer.Option(["default"], "--space", help="Memory space to serve (repeat for more; "
                                         "the first is the default). Calls naming any other space fail."),
         transport: str = typer.Option("stdio", help="stdio (the client starts this command) | http "
@@ -41,7 +47,7 @@ def mcp(space: list[str] = typer.Option(["default"], "--space", help="Memory spa
         settings = Settings()
         retrieval = settings.retrieval_config(ppr_engine=ppr_engine, layer_search=layer_search)
         serve(space, transport=transport, host=host, port=port, settings=settings, extractor=extractor,
-              retrieval=retrieval, token=token or None)
+              retrieval=retrieval, token=token or None, on_listening=lambda url: _listening(url, space))
     except (StoreError, ValueError) as exc:  # stdout belongs to the protocol: the error goes to stderr
         fail(" ".join(str(exc).split()))  # one line, also when the driver's message has several
     except KeyboardInterrupt:

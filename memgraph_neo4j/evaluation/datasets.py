@@ -26,6 +26,9 @@
   matched by exact text: give each passage as one corpus record), a non-empty list of strings; all
   lines use the same one. Every gold title must be a corpus title, every gold passage must occur
   in a corpus text.
+* **LoCoMo** (``locomo10.zip``, ``locomo10.json``, or a folder holding either): conversations, not documents
+  (``EvalDataset.conversations``, one space each); the questions of categories 1-4, gold = the ids of the
+  messages that hold the answer (``gold="turns"``, ``EvalQuestion.gold_turns``); see ``evaluation/locomo.py``.
 
 Common rules: every question needs at least one gold item; a repeated id gets ``#2``, ``#3``, ...
 appended; ``limit`` keeps the first N questions in file order and the whole corpus (the retrieval
@@ -57,7 +60,7 @@ JSONL_FORMAT = ("a JSONL dataset: questions.jsonl (one object per line: question
                 "corpus.jsonl, corpus.json, corpus.md or corpus.txt)")
 ANY_FORMAT = ("a dataset folder with questions.json + corpus.json (HippoRAG: MuSiQue, HotpotQA, 2WikiMultiHopQA), "
               "questions.json + *.parquet (GraphRAG-Bench) or questions.jsonl + corpus.* (JSONL), "
-              "or a questions .jsonl file")
+              "a questions .jsonl file, or LoCoMo (locomo10.zip, locomo10.json)")
 CORPUS_NAMES = ("corpus", "corpus.jsonl", "corpus.json", "corpus.md", "corpus.markdown", "corpus.txt")
 _EVIDENCE_SPLIT = re.compile(r"(?<=[.!?\"'”’)])\s*;\s*(?=\S)")
 
@@ -75,6 +78,8 @@ class EvalQuestion:
     gold_passages: tuple[str, ...]  # passages matched by exact text (JSONL gold_passages)
     evidence: tuple[str, ...]  # GraphRAG-Bench: paraphrased evidence sentences
     kind: str | None = None  # question type/category when the dataset has one
+    gold_turns: tuple[str, ...] = ()  # LoCoMo: ids of the messages holding the answer ("D3:1")
+    conversation: str | None = None  # LoCoMo: the conversation it is asked about (retrieved from its space only)
 
 
 @dataclass(frozen=True)
@@ -84,7 +89,8 @@ class EvalDataset:
     questions: list[EvalQuestion]
     corpus: list[Document]
     openie: Path | None  # a HippoRAG OpenIE file found in the folder (openie_*.json), else None
-    gold: str  # "titles" | "passages" | "evidence"
+    gold: str  # "titles" | "passages" | "evidence" | "turns"
+    conversations: tuple = ()  # LoCoMo: ingest.episodes.Conversation, each its own space (corpus empty)
 
 
 def load_dataset(path: str | Path, limit: int | None = None) -> EvalDataset:
@@ -94,6 +100,10 @@ def load_dataset(path: str | Path, limit: int | None = None) -> EvalDataset:
     path = Path(path).expanduser()
     if not path.exists():
         raise DatasetError(f"{path}: no such file or folder; expected {ANY_FORMAT}")
+    from memgraph_neo4j.evaluation.locomo import locomo_dataset, locomo_source  # (it imports this module)
+
+    if (source := locomo_source(path)) is not None:
+        return locomo_dataset(source, limit)
     if path.is_file():
         if path.suffix.lower() == ".jsonl":
             return _load_jsonl(path, path, limit)
@@ -181,7 +191,9 @@ def _load_bench(folder: Path, file: Path, records: list[Any], parquets: list[Pat
             evidence=_gold(file, i, sentences, "evidence", BENCH_FORMAT),
             kind=_optional_str(file, i, rec, "question_type", BENCH_FORMAT),
         ))
-    corpus = _read_parquets(parquets)
+    from memgraph_neo4j.evaluation.parquet import read_parquets  # pyarrow: only for GraphRAG-Bench
+
+    corpus = read_parquets(parquets)
     names = {d.title for d in corpus}
     for i, source in enumerate(sources):
         if source is not None and source not in names:
@@ -192,34 +204,6 @@ def _load_bench(folder: Path, file: Path, records: list[Any], parquets: list[Pat
         corpus = [d for d in corpus if d.title in keep]
     return EvalDataset(name=folder.name, path=folder, questions=_unique_ids(questions), corpus=corpus,
                        openie=_openie(folder), gold="evidence")
-
-
-def _read_parquets(parquets: list[Path]) -> list[Document]:
-    try:
-        import pyarrow.parquet as pq
-    except ImportError:
-        raise DatasetError(f"{parquets[0]}: reading parquet needs pyarrow; run pip install pyarrow "
-                           f"(expected {BENCH_FORMAT})") from None
-    docs: list[Document] = []
-    for file in parquets:
-        try:
-            schema = pq.read_schema(file)
-            if not {"corpus_name", "context"} <= set(schema.names):
-                raise DatasetError(f"{file}: columns {schema.names}, missing corpus_name or context; "
-                                   f"expected {BENCH_FORMAT}")
-            rows = pq.read_table(file, columns=["corpus_name", "context"]).to_pylist()
-        except DatasetError:
-            raise
-        except Exception as exc:  # pyarrow raises ArrowInvalid, OSError, ... on a damaged file
-            raise DatasetError(f"{file}: not a readable parquet file ({exc}); expected {BENCH_FORMAT}") from None
-        for i, row in enumerate(rows):
-            if not isinstance(row["corpus_name"], str) or not isinstance(row["context"], str):
-                raise DatasetError(f"{file}: row {i} has a non-string corpus_name or context; expected {BENCH_FORMAT}")
-            docs.append(Document(title=row["corpus_name"], text=row["context"], source=str(file),
-                                 metadata={"corpus": "graphrag_bench", "index": len(docs)}))
-    if not docs:
-        raise DatasetError(f"{parquets[0]}: no rows; expected {BENCH_FORMAT}")
-    return docs
 
 
 # -- JSONL ------------------------------------------------------------------------------------------

@@ -136,3 +136,58 @@ def evidence_recall(retrieved: Sequence[str], evidence: Sequence[str], k: int) -
         return 0.0
     top = set(retrieved[:k])
     return sum(e in top for e in evidence) / len(evidence)
+
+
+# -- as an eval dataset (evaluation/datasets.load_dataset) ------------------------------------------
+
+
+def _looks_like_locomo(data) -> bool:
+    sample = data[0] if isinstance(data, list) and data else data
+    return isinstance(sample, dict) and ("conversation" in sample and "qa" in sample
+                                         or any(_SESSION.match(k) for k in sample))
+
+
+def locomo_source(path: Path) -> Path | None:
+    """What to read LoCoMo from when `path` is LoCoMo: a .zip, a LoCoMo JSON file, or a folder (without
+    questions.json/.jsonl) holding one zip or LoCoMo JSON files; else None."""
+    if path.is_file():
+        if path.suffix.lower() == ".zip":
+            return path
+        if path.suffix.lower() != ".json" or path.name == "questions.json":
+            return None
+        try:
+            return path if _looks_like_locomo(json.loads(path.read_bytes())) else None
+        except ValueError:
+            return None
+    if (path / "questions.json").exists() or (path / "questions.jsonl").exists():
+        return None
+    zips = sorted(path.glob("*.zip"))
+    if zips:
+        return zips[0] if len(zips) == 1 else None
+    first = next(iter(sorted(path.glob("*.json"))), None)
+    return path if first is not None and locomo_source(first) is not None else None
+
+
+def locomo_dataset(source: Path, limit: int | None = None):
+    """LoCoMo as an `EvalDataset`: its conversations (each evaluated in a space of its own) and the questions
+    of categories 1-4 whose evidence is in their conversation (`Locomo.select`), the first `limit` of them and
+    only the conversations they are about. Gold: the evidence message ids (`gold="turns"`)."""
+    from memgraph_neo4j.evaluation.datasets import DatasetError, EvalDataset, EvalQuestion
+
+    try:
+        locomo = load_locomo(source)
+    except (ReaderError, KeyError, TypeError, ValueError) as exc:
+        raise DatasetError(f"{source}: not LoCoMo ({exc}); expected locomo10.zip, locomo10.json or a folder of "
+                           "LoCoMo samples ({conversation: {speaker_a, session_N: [{speaker, dia_id, text}]}, "
+                           "qa: [{question, answer, evidence, category}]})") from None
+    chosen = locomo.select()[:limit]
+    if not chosen:
+        raise DatasetError(f"{source}: no question of categories 1-4 with evidence in its conversation; expected "
+                           "LoCoMo qa items with evidence message ids such as 'D3:1'")
+    about = {q.conversation for q in chosen}
+    questions = [EvalQuestion(id=q.id, question=q.question, answer=q.answer, gold_titles=(), gold_passages=(),
+                              evidence=(), kind=CATEGORIES[q.category], gold_turns=q.evidence,
+                              conversation=q.conversation) for q in chosen]
+    name = source.stem if source.is_file() else source.name
+    return EvalDataset(name=name, path=source, questions=questions, corpus=[], openie=None, gold="turns",
+                       conversations=tuple(c for c in locomo.conversations if c.id in about))

@@ -4,6 +4,7 @@ and three PNG plots — Recall@k per method, the latency histogram, the entity d
 from __future__ import annotations
 
 import json
+import textwrap
 from pathlib import Path
 from typing import Any
 
@@ -13,8 +14,12 @@ from memgraph_neo4j.evaluation.runner import EvalReport
 
 def markdown(report: EvalReport) -> str:
     gold = {"titles": "gold passages matched by title", "passages": "gold passages matched by text",
-            "evidence": "evidence sentences found in the retrieved passages"}[report.gold]
-    lines = [f"# {report.dataset}: {report.questions} questions, space `{report.space}`", "",
+            "evidence": "evidence sentences found in the retrieved passages",
+            "turns": "evidence messages among the retrieved episodes, each question in its conversation's space"
+            }[report.gold]
+    spaces = report.build.get("spaces") or [report.space]  # LoCoMo: one per conversation
+    lines = [f"# {report.dataset}: {report.questions} questions, space{'s' * (len(spaces) > 1)} "
+             + ", ".join(f"`{s}`" for s in spaces), "",
              f"Recall@k: {gold}. Built with `{report.build.get('extractor')}` "
              f"({report.build.get('passages')} passages, {report.build.get('passages_new')} new, "
              f"{report.build.get('seconds')} s). Latency excludes answer generation.", "",
@@ -30,8 +35,18 @@ def markdown(report: EvalReport) -> str:
         lines += ["", "| method | exact match | F1 | containment | LLM judge |", "|---|---|---|---|---|"]
         lines += [f"| {m['label'].strip()} | {m['qa']['exact_match']:.3f} | {m['qa']['f1']:.3f} | "
                   f"{m['qa']['containment']:.3f} | {m['qa'].get('judge', float('nan')):.3f} |" for m in qa]
+    kinds = sorted({kind for m in report.methods for kind in m.get("by_kind", {})})
+    if len(kinds) > 1:
+        lines += ["", "Recall@5 / @10 by question kind:", "", "| method | " + " | ".join(
+            f"{kind} ({report.methods[0]['by_kind'].get(kind, {}).get('questions', 0)})" for kind in kinds) + " |",
+            "|---|" + "---|" * len(kinds)]
+        lines += [f"| {m['label'].strip()} | " + " | ".join(
+            f"{m['by_kind'][kind]['recall@5']:.3f} / {m['by_kind'][kind]['recall@10']:.3f}" if kind in m["by_kind"]
+            else "" for kind in kinds) + " |" for m in report.methods]
     if report.health:
         lines += ["", "## Graph health", "", *health_lines(report.health)]
+    for space, health in report.health_by_space.items():
+        lines += ["", f"## Graph health of space `{space}`", "", *health_lines(health)]
     lines += ["", f"Tokens: {report.usage.prompt_tokens} prompt + {report.usage.completion_tokens} completion. "
                   f"Total {report.seconds} s."]
     return "\n".join(lines) + "\n"
@@ -54,66 +69,69 @@ def health_lines(health: dict[str, Any]) -> list[str]:
     return ["| measure | value |", "|---|---|", *(f"| {k} | {v} |" for k, v in rows)]
 
 
-def plots(report: EvalReport, out: Path) -> list[Path]:
+def figures(report: EvalReport) -> list[tuple[str, Any]]:
+    """The plots as (file name, matplotlib Figure). Constrained layout: titles, axis labels and tick labels
+    are kept inside the canvas, however long the method labels are."""
     import matplotlib
 
     matplotlib.use("Agg")
     import matplotlib.pyplot as plt
 
-    written = []
+    made = []
     labels = [m["label"].strip() for m in report.methods]
-    fig, ax = plt.subplots(figsize=(max(8, 1.2 * len(labels) + 3), 5))
+    fig, ax = plt.subplots(figsize=(max(8, 1.2 * len(labels) + 3), 5.5), layout="constrained")
     width = 0.8 / len(KS)
     for i, k in enumerate(KS):
         ax.bar([x + (i - (len(KS) - 1) / 2) * width for x in range(len(labels))],
                [m[f"recall@{k}"] for m in report.methods], width=width, label=f"Recall@{k}")
-    ax.set_xticks(range(len(labels)), labels, rotation=25, ha="right", fontsize=8)
+    # wrapped to the width of a method's bars: rotated, a long label reached past the canvas
+    ax.set_xticks(range(len(labels)), [textwrap.fill(label, 18) for label in labels], fontsize=8)
     ax.set_ylim(0, 1)
     ax.set_ylabel("recall")
     ax.set_title(f"Recall@k per method: {report.dataset}, {report.questions} questions")
     ax.legend()
-    fig.tight_layout()
-    written.append(_save(fig, out / "recall.png"))
+    made.append(("recall.png", fig))
 
-    # one histogram per method on a shared log axis: a dozen overlaid histograms cannot be told apart
+    # one histogram per method on a shared log axis: a dozen overlaid histograms cannot be told apart; each
+    # panel's label sits above it (beside it, long labels pushed the panels and clipped the title)
     import numpy as np
 
     every = [x for m in report.methods for x in m["latencies_ms"]] or [1.0]
     bins = np.geomspace(max(min(every), 0.1), max(every) * 1.05, 40)
-    fig, axes = plt.subplots(len(report.methods), 1, sharex=True, squeeze=False,
-                             figsize=(9, 0.75 * len(report.methods) + 1.4))
+    fig, axes = plt.subplots(len(report.methods), 1, sharex=True, squeeze=False, layout="constrained",
+                             figsize=(9, 0.95 * len(report.methods) + 1.4))
     for ax, m in zip(axes[:, 0], report.methods, strict=True):
         ax.hist(m["latencies_ms"], bins=bins, color="tab:blue")
         ax.axvline(m["p50_ms"], color="tab:red", linewidth=1)
         ax.set_yticks([])
-        ax.text(1.01, 0.5, f"{m['label'].strip()}\np50 {m['p50_ms']} ms, p95 {m['p95_ms']} ms", fontsize=7,
-                transform=ax.transAxes, va="center")
+        ax.set_title(f"{m['label'].strip()}: p50 {m['p50_ms']} ms, p95 {m['p95_ms']} ms", loc="left", fontsize=8)
     axes[-1, 0].set_xscale("log")
-    axes[-1, 0].set_xlabel("latency per query (ms, log scale; red: p50), answer generation excluded")
-    axes[0, 0].set_title(f"Retrieval latency histogram per method: {report.dataset}, {report.questions} questions")
-    fig.tight_layout()
-    written.append(_save(fig, out / "latency.png"))
+    fig.supxlabel("latency per query (ms, log scale; red: p50), answer generation excluded", fontsize=10)
+    fig.suptitle(f"Retrieval latency per method: {report.dataset}, {report.questions} questions")
+    made.append(("latency.png", fig))
 
     if report.health and report.health.get("degree_distribution"):
         degrees = sorted((int(d), n) for d, n in report.health["degree_distribution"].items())
-        fig, ax = plt.subplots(figsize=(8, 5))
+        fig, ax = plt.subplots(figsize=(8, 5), layout="constrained")
         ax.scatter([max(d, 0.5) for d, _ in degrees], [n for _, n in degrees], s=12)
         ax.set_xscale("log")
         ax.set_yscale("log")
         ax.set_xlabel("entity degree (0 drawn at 0.5)")
         ax.set_ylabel("entities")
         ax.set_title(f"Entity degree distribution: space {report.space}")
-        fig.tight_layout()
-        written.append(_save(fig, out / "degree.png"))
-    return written
+        made.append(("degree.png", fig))
+    return made
 
 
-def _save(fig, path: Path) -> Path:
+def plots(report: EvalReport, out: Path) -> list[Path]:
     import matplotlib.pyplot as plt
 
-    fig.savefig(path, dpi=110)
-    plt.close(fig)
-    return path
+    written = []
+    for name, fig in figures(report):
+        fig.savefig(out / name, dpi=110, bbox_inches="tight", pad_inches=0.1)  # nothing outside is cut
+        plt.close(fig)
+        written.append(out / name)
+    return written
 
 
 def write_report(report: EvalReport, out: Path) -> list[Path]:

@@ -11,7 +11,7 @@ from __future__ import annotations
 import hmac
 import ipaddress
 import re
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from typing import Any, Literal
 
 from mcp.server.mcpserver import MCPServer
@@ -20,6 +20,7 @@ from mcp.types import ToolAnnotations
 from neo4j.exceptions import DriverError, Neo4jError
 from pydantic import ValidationError
 
+from memgraph_neo4j import __version__
 from memgraph_neo4j.mcp.spaces import SpacePool
 from memgraph_neo4j.mcp.tools import MemoryTools
 from memgraph_neo4j.store import StoreError
@@ -83,7 +84,8 @@ class MemoryServer(MCPServer):
 
 def build_server(pool: SpacePool) -> MemoryServer:
     spaces = ", ".join(pool.spaces)
-    server = MemoryServer(NAME, instructions=INSTRUCTIONS.format(spaces=spaces), log_level="WARNING")
+    server = MemoryServer(NAME, version=__version__, instructions=INSTRUCTIONS.format(spaces=spaces),
+                          log_level="WARNING")
     tools = MemoryTools(pool)
     for name, description in DESCRIPTIONS.items():
         annotations = ToolAnnotations(read_only_hint=name in READ_ONLY, destructive_hint=name == "resolve_conflict",
@@ -137,10 +139,32 @@ def http_app(server: MemoryServer, host: str, token: str | None) -> Any:
     return BearerToken(app, token) if token else app
 
 
+def http_url(host: str, port: int) -> str:
+    return f"http://{f'[{host}]' if ':' in host else host}:{port}/mcp"
+
+
+def run_http(app: Any, host: str, port: int, on_listening: Callable[[str], None] | None = None) -> None:
+    """uvicorn.run, and `on_listening(url)` once the socket is bound (a client can connect from then on)."""
+    import uvicorn
+
+    class Server(uvicorn.Server):
+        async def startup(self, sockets: Any = None) -> None:
+            await super().startup(sockets)
+            if self.started and on_listening is not None:
+                on_listening(http_url(host, port))
+
+    try:
+        Server(uvicorn.Config(app, host=host, port=port, log_level="warning")).run()
+    except KeyboardInterrupt:
+        pass
+
+
 def serve(spaces: Sequence[str], transport: Transport = "stdio", host: str = "127.0.0.1", port: int = 8765,
-          pool: SpacePool | None = None, token: str | None = None, **pool_options: Any) -> None:
+          pool: SpacePool | None = None, token: str | None = None,
+          on_listening: Callable[[str], None] | None = None, **pool_options: Any) -> None:
     """Run until the client disconnects (stdio) or the process is stopped (http). `token`: the bearer
-    token HTTP clients must send; required on an address other than loopback."""
+    token HTTP clients must send; required on an address other than loopback. `on_listening(url)`: HTTP,
+    called once the port accepts connections."""
     if transport == "http":
         check_http_token(host, token)  # before connecting to anything
     pool = pool or SpacePool(spaces, **pool_options)
@@ -149,9 +173,7 @@ def serve(spaces: Sequence[str], transport: Transport = "stdio", host: str = "12
         if transport == "stdio":
             server.run("stdio")
         elif transport == "http":
-            import uvicorn
-
-            uvicorn.run(http_app(server, host, token), host=host, port=port, log_level="warning")
+            run_http(http_app(server, host, token), host, port, on_listening)
         else:
             raise ValueError(f"transport {transport!r}: choose stdio or http")
     finally:

@@ -1,0 +1,73 @@
+"""The ```python blocks of README.md, and the names each one uses without importing or defining them
+(tests/unit/test_readme_snippets.py checks every block, tests/integration/test_readme_snippets.py runs
+those that need no model)."""
+
+from __future__ import annotations
+
+import ast
+import builtins
+import re
+from dataclasses import dataclass
+from pathlib import Path
+
+README = Path(__file__).resolve().parents[1] / "README.md"
+_FENCE = re.compile(r"^```(\w*)\s*$")
+
+
+@dataclass(frozen=True)
+class Block:
+    line: int  # of the first code line in README.md
+    language: str
+    code: str
+
+    @property
+    def where(self) -> str:
+        return f"README.md:{self.line}"
+
+
+def blocks(language: str | None = "python", path: Path = README) -> list[Block]:
+    """The fenced blocks of `language` (None: all), in file order."""
+    found, lines = [], path.read_text(encoding="utf-8").splitlines()
+    i = 0
+    while i < len(lines):
+        opened = _FENCE.match(lines[i])
+        if opened is None:
+            i += 1
+            continue
+        end = next((j for j in range(i + 1, len(lines)) if lines[j].startswith("```")), len(lines))
+        if language is None or opened.group(1) == language:
+            found.append(Block(i + 2, opened.group(1), "\n".join(lines[i + 1:end]) + "\n"))
+        i = end + 1
+    return found
+
+
+def _bound(node: ast.AST) -> list[tuple[str, int]]:
+    """(name, line) of what this node binds: imports, assignments, defs, loop and with targets, arguments."""
+    if isinstance(node, (ast.Import, ast.ImportFrom)):
+        return [((a.asname or a.name).split(".")[0], node.lineno) for a in node.names]
+    if isinstance(node, ast.Name) and isinstance(node.ctx, (ast.Store, ast.Del)):
+        return [(node.id, node.lineno)]
+    if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
+        return [(node.name, node.lineno)]
+    if isinstance(node, ast.arg):
+        return [(node.arg, node.lineno)]
+    if isinstance(node, ast.ExceptHandler) and node.name:
+        return [(node.name, node.lineno)]
+    return []
+
+
+def undefined_names(code: str, filename: str = "<block>") -> list[str]:
+    """Names loaded but never imported, defined or assigned at or before their line, and not builtins,
+    as "name (line N)" at their first use, in line order. SyntaxError when the code does not compile."""
+    compile(code, filename, "exec")
+    tree = ast.parse(code, filename)
+    first: dict[str, int] = {}
+    for node in ast.walk(tree):
+        for name, line in _bound(node):
+            first[name] = min(line, first.get(name, line))
+    missing: dict[str, int] = {}
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Name) and isinstance(node.ctx, ast.Load) and not hasattr(builtins, node.id):
+            if first.get(node.id, node.lineno + 1) > node.lineno:
+                missing[node.id] = min(node.lineno, missing.get(node.id, node.lineno))
+    return [f"{name} (line {line})" for name, line in sorted(missing.items(), key=lambda item: item[1])]
