@@ -95,3 +95,83 @@ def test_a_document_prompt_is_byte_identical_to_before_chat_turns(store, space):
     # schema and the entities the memory learned from the first
     assert prompts == json.loads(GOLDEN.read_text(encoding="utf-8"))
     assert "Person -works_for-> Organization" in prompts[1][1] and "Ada Lovelace (Person" in prompts[1][1]
+
+
+# -- conversation messages ----------------------------------------------------------------------------
+
+MOVED = datetime(2024, 1, 10, 9, 30, tzinfo=UTC)
+CHEERED = datetime(2024, 1, 10, 10, 5, tzinfo=UTC)
+CHAT = Conversation("ana-bo", title="Ana and Bo", sessions=[
+    Session("1", [Message("Ana", "Big news: I moved to Porto!", time=MOVED),
+                  Message("Bo", "Congrats! Glad you got the job at Acme.", time=CHEERED)],
+            time=datetime(2024, 1, 10, 9, tzinfo=UTC)),
+])
+# a model that ignores the chat rules: "I", "you" and interjections as entities
+CHAT_REPLIES = {
+    "I moved to Porto": reply([("I", "Person"), ("Porto", "Place")], [("I", "lives_in", "Porto", "Person", "Place")]),
+    "Bo: Congrats!": reply([("Congrats", "Thing"), ("Glad", "Thing"), ("you", "Person"), ("Acme", "Organization")],
+                           [("you", "works_for", "Acme", "Person", "Organization"),
+                            ("Glad", "related_to", "Acme", "Thing", "Organization")]),
+}
+
+
+def chat_route(calls: list[tuple[str, str]]):
+    """The OpenAI-compatible stub's model: the same replies, keeping every (system, user) pair."""
+    def route(body: dict) -> str:
+        system, user = body["messages"][0]["content"], body["messages"][1]["content"]
+        calls.append((system, user))
+        return next(v for k, v in CHAT_REPLIES.items() if k in user)
+    return route
+
+
+@pytest.fixture(params=["langchain", "openai"])
+def chat_memory(request, store, space):
+    """The conversation ingested through a scripted langchain-core model or an OpenAI-compatible stub over
+    HTTP, and the (system, user) pairs the model received, in message order."""
+    if request.param == "langchain":
+        chat = RecordingChat(replies=CHAT_REPLIES)
+        memory, calls = memory_with(store, space, chat), chat.calls
+    else:
+        server, calls = request.getfixturevalue("stub"), []
+        server.mode, server.route = "route", chat_route(calls)
+        client = OpenAIChat("stub-chat", base_url=f"http://127.0.0.1:{server.server_address[1]}/v1", api_key="sk-x")
+        memory = MemoryGraph(space=space, store=store, ontology=ONTOLOGY, embedder=None, adjudication=False,
+                             extractor=LLMExtractor(client, ONTOLOGY, concurrency=1, backoff=0))
+    report = memory.ingest_conversations([CHAT])
+    assert (report.passages_new, report.extracted, report.failed) == (2, 2, 0)
+    return memory, calls
+
+
+def test_a_message_prompt_names_speaker_addressee_and_time(chat_memory):
+    _, calls = chat_memory
+    (system, ana), (system_too, bo) = sorted(calls, key=lambda c: "Bo: Congrats" in c[1])
+    assert "Speaker: Ana\nAddressee: Bo\nMessage time: 10 January 2024, 09:30 UTC" in ana
+    assert "Speaker: Bo\nAddressee: Ana\nMessage time: 10 January 2024, 10:05 UTC" in bo
+    assert 'Write "I", "me", "my" as Ana and "you", "your" as Bo' in ana
+    assert "No entities of interjections" in bo and "null for a current state or an event it does not date" in bo
+    assert ana.endswith("Passage:\nAna: Big news: I moved to Porto!")
+    # the system message is the documents' own (one cached prefix for every chunk)
+    assert system == system_too == json.loads(GOLDEN.read_text(encoding="utf-8"))[0][0]
+
+
+def test_i_and_you_are_the_speakers_entities_valid_from_the_message(chat_memory, test_store, space):
+    memory, _ = chat_memory
+    facts = [{k: r[k] for k in ("relation", "head", "tail", "head_speaks", "said_by", "prompt_version")}
+             for r in test_store.read("conversation/speaker_facts", space=space)]
+    # "I" of Ana's message and "you" of Bo's are the node Ana's episodes are SPOKEN_BY; nothing of "Glad"
+    assert facts == [
+        {"relation": "lives_in", "head": "Ana", "tail": "Porto", "head_speaks": ["Ana"], "said_by": ["Ana"],
+         "prompt_version": "ext-v2+chat-v1"},
+        {"relation": "works_for", "head": "Ana", "tail": "Acme", "head_speaks": ["Ana"], "said_by": ["Bo"],
+         "prompt_version": "ext-v2+chat-v1"},
+    ]
+    assert [(f.head, f.tail, f.valid_at) for f in memory.facts(relation="lives_in")] == [("Ana", "Porto", MOVED)]
+    assert [(f.head, f.tail, f.valid_at) for f in memory.facts(relation="works_for")] == [("Ana", "Acme", CHEERED)]
+    assert memory.facts(as_of="2024-01-09", relation="lives_in") == []  # not before it was said
+
+
+def test_pronouns_and_interjections_are_no_entities(chat_memory):
+    memory, _ = chat_memory
+    found = memory.entity_ids(["I", "you", "Congrats", "Glad"])
+    assert found == dict.fromkeys(found)  # none is an entity
+    assert memory.entity_ids(["Ana", "Porto", "Acme"])["Acme"] is not None
