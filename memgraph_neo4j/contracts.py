@@ -9,6 +9,7 @@ into a statement), so a rename happens here and nowhere else.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from datetime import datetime
 from enum import StrEnum
 from typing import Protocol, runtime_checkable
 
@@ -156,6 +157,7 @@ class ExtractionInput(BaseModel):
     # speaker; "you" the one other participant, when there is exactly one)
     speaker: str | None = None
     listeners: list[str] = []
+    said_at: datetime | None = None  # when the message was said (its facts hold from then, unless dated)
 
 
 class Usage(BaseModel):

@@ -25,7 +25,8 @@ from memgraph_neo4j.contracts import (
 from memgraph_neo4j.llm.chat import ChatClient, ChatResult, approx_tokens
 from memgraph_neo4j.llm.resilience import MAX_REPLY_CHARS, RetriesExhausted, ground_extraction, with_retries
 from memgraph_neo4j.memory.ontology import Ontology, load_ontology
-from memgraph_neo4j.prompts.extraction import PROMPT_VERSION, parse_extraction, system_prompt, user_prompt
+from memgraph_neo4j.prompts.chat_turn import guard_turn, turn_names
+from memgraph_neo4j.prompts.extraction import parse_extraction, prompt_version, system_prompt, user_prompt
 
 __all__ = ["LLMExtractor"]
 
@@ -117,7 +118,7 @@ class LLMExtractor:
 
     def _outcome(self, item: ExtractionInput, **kw: Any) -> ExtractionOutcome:
         return ExtractionOutcome(passage_id=item.passage_id, doc_id=item.doc_id, title=item.title, extractor=self.name,
-                                 prompt_version=PROMPT_VERSION, **kw)
+                                 prompt_version=prompt_version(item), **kw)
 
     def _budget_left(self) -> str | None:
         """None while there is budget; else why not."""
@@ -162,9 +163,13 @@ class LLMExtractor:
                      else f"model call failed: {type(exc).__name__}: {exc}")
             return self._outcome(item, error=f"{error} (after {failed.attempts} attempts)",
                                  attempts=failed.attempts, usage=usage, model=model)
-        # what the passage does not state (a made-up entity) is dropped
+        # a message's "I" is its speaker, "you" the addressee, and "Congrats" nobody, whatever the model made of them
+        extraction, guarded = guard_turn(extraction, item)
+        if guarded:
+            log.info("%s: dropped %d facts or entities of pronouns or interjections", item.passage_id, guarded)
+        # what the passage does not state (a made-up entity) is dropped; a message's addressee is known
         extraction, dropped = ground_extraction(extraction, f"{item.title or ''}\n{item.text}",
-                                                [n for e in entities for n in (e.name, *e.aliases)])
+                                                [n for e in entities for n in (e.name, *e.aliases)] + turn_names(item))
         if dropped:
             log.info("%s: dropped %d facts or entities the passage does not state", item.passage_id, dropped)
         return self._outcome(item, extraction=extraction, attempts=attempts, usage=usage, model=model)

@@ -245,7 +245,7 @@ def extraction_inputs(batch: EpisodeBatch, passages: Iterable[PassageRow]) -> li
     speaker_of = {e.id: e for e in batch.episodes}
     people = participants(batch.episodes)
     return [ExtractionInput(passage_id=p.id, doc_id=p.doc_id, text=batch.said.get(p.id, p.text),
-                            title=_said(e := speaker_of[p.id]), speaker=e.speaker,
+                            title=_said(e := speaker_of[p.id]), speaker=e.speaker, said_at=e.time,
                             listeners=[s for s in people.get(e.conversation, ()) if s != e.speaker]) for p in passages]
 
 

@@ -2,8 +2,10 @@
 
 The system message holds what is fixed for a run (rules, output format, ontology), so
 providers with prompt caching can reuse it; the user message holds what the memory says
-about this chunk (stable schemas, known entities) and the passage itself.
-Bump PROMPT_VERSION whenever the wording changes: it is recorded on every outcome.
+about this chunk (stable schemas, known entities) and the passage itself, and for a conversation message
+who speaks to whom and when (prompts/chat_turn.py; a document's prompt does not change).
+Bump PROMPT_VERSION whenever the wording changes, CHAT_PROMPT_VERSION when only a message's does: the
+version of the prompt sent is recorded on every outcome (`prompt_version`).
 """
 
 from __future__ import annotations
@@ -23,13 +25,16 @@ from memgraph_neo4j.contracts import (
     MemoryGuide,
 )
 from memgraph_neo4j.memory.ontology import Ontology
+from memgraph_neo4j.prompts.chat_turn import chat_block, is_turn
 from memgraph_neo4j.prompts.json_reply import parse_json_object
 
-__all__ = ["PROMPT_VERSION", "build_prompt", "parse_extraction", "render_schema", "system_prompt", "user_prompt"]
+__all__ = ["CHAT_PROMPT_VERSION", "PROMPT_VERSION", "build_prompt", "parse_extraction", "prompt_version",
+           "render_schema", "system_prompt", "user_prompt"]
 
 log = logging.getLogger(__name__)
 
 PROMPT_VERSION = "ext-v2"  # v2: references resolve within their own section
+CHAT_PROMPT_VERSION = f"{PROMPT_VERSION}+chat-v1"  # a conversation message: speaker, addressee, time
 
 _RULES = """You extract a knowledge graph from one passage.
 Return only a JSON object:
@@ -69,8 +74,13 @@ def system_prompt(ontology: Ontology) -> str:
     return "\n".join(lines)
 
 
+def prompt_version(item: ExtractionInput) -> str:
+    """The version of the prompt an input gets."""
+    return CHAT_PROMPT_VERSION if is_turn(item) else PROMPT_VERSION
+
+
 def user_prompt(item: ExtractionInput, schemas: list[KnownSchema], entities: list[KnownEntity]) -> str:
-    """Memory guidance for this chunk, then the passage."""
+    """Memory guidance for this chunk, then the passage (a message: after who says it to whom, and when)."""
     parts: list[str] = []
     if schemas:
         ranked = sorted(schemas, key=lambda s: -s.frequency)  # stable: keeps the guide's order on ties
@@ -82,6 +92,9 @@ def user_prompt(item: ExtractionInput, schemas: list[KnownSchema], entities: lis
             aka = f"; also: {', '.join(e.aliases)}" if e.aliases else ""
             rows.append(f"{e.name} ({e.type}{aka})")
         parts.append("Memory - known entities in this passage; use exactly these names:\n" + "\n".join(rows))
+    if is_turn(item):  # its title only repeats the speaker and the date
+        parts += [chat_block(item), f"Passage:\n{item.text}"]
+        return "\n\n".join(parts)
     title = f"Title: {item.title}\n" if item.title else ""
     parts.append(f"Passage:\n{title}{_marked(item)}")
     return "\n\n".join(parts)
