@@ -9,6 +9,7 @@ from typing import TYPE_CHECKING, Any
 
 from memgraph_neo4j.config import AdjudicationConfig, MemoryConfig, RetrievalConfig, Settings
 from memgraph_neo4j.memory.lease import leased
+from memgraph_neo4j.repository.ids import IdRepository
 from memgraph_neo4j.repository.stats import StatsRepository
 from memgraph_neo4j.retrieval import RetrievalContext, RetrievalResult, Retriever, make_retriever
 from memgraph_neo4j.server.connection import open_store
@@ -323,11 +324,10 @@ class MemoryGraph:
         return StatsRepository(self.store, self.space).memory_stats().model_dump()
 
     def provenance(self, fact_id: str, passages: int = 20) -> FactProvenance:
-        """Where a fact comes from: its evidence passages (text, title, document), the schema it instantiates,
-        its state, lineage and conflicts. At most `passages` evidence passages; `evidence_count` has them all."""
-        if (found := self.provenances([fact_id], passages).get(fact_id)) is None:
-            raise ValueError(f"no fact {fact_id!r} in space {self.space!r}: search results list the fact ids")
-        return found
+        """Where a fact (its id or a unique prefix, repository/ids.py) comes from: evidence passages (text, title,
+        document), schema, state, lineage, conflicts. At most `passages` passages; `evidence_count` has them all."""
+        fact_id = IdRepository(self.store, self.space).resolve("fact", fact_id)
+        return self.provenances([fact_id], passages)[fact_id]  # it exists: facts are never deleted, only spaces
 
     def provenances(self, fact_ids: Iterable[str], passages: int = 3, chars: int = 2000) -> dict[str, FactProvenance]:
         """`provenance` of several facts at once, by id (ids not in the space are left out)."""
@@ -350,8 +350,8 @@ class MemoryGraph:
 
     @leased
     def retract(self, doc_ids: str | Iterable[str]) -> RetractionReport:
-        """Forget documents (memory/retract.py), then check conflicts again (adjudication on), under the space's lease;
-        ingesting them restores them. Unknown ids raise a ValueError first; rerun a retraction that died half-way."""
+        """Forget documents (ids or unique prefixes, memory/retract.py), then check conflicts again, under the space's
+        lease; ingesting them restores them. An unknown id raises a ValueError first; rerun one that died half-way."""
         return self._checked(self.writer.retract([doc_ids] if isinstance(doc_ids, str) else list(doc_ids)))
 
     @leased

@@ -50,3 +50,29 @@ def check_space(space: Any) -> None:
         raise ValueError(f"space {space!r}: use letters, digits, '-' and '_' only")
     if len(space) > MAX_SPACE_CHARS:
         raise ValueError(f"space name of {len(space):,} characters: at most {MAX_SPACE_CHARS}; choose a shorter name")
+
+
+# What the Python API tells a caller to do, by remedy; the CLI (cli/output.py) and the MCP server
+# (mcp/server.py) word the same remedies as their own commands and tools.
+API_REMEDIES = {
+    "list_conflicts": "list them with MemoryGraph.conflicts.list()",
+    "list_facts": "search() results and conflicts.list() give fact ids",
+    "list_documents": "list them with MemoryGraph.documents()",
+    "keep": "accept it with keep=FACT_ID (one of {facts})",
+    "chat_model": "pass chat=... to search(), or set OPENAI_API_KEY (or OPENAI_BASE_URL for a local server)",
+}
+
+
+class SurfaceError(ValueError):
+    """A refusal whose remedy is an operation that each surface names its own way: the CLI a command and
+    its options, MCP a tool and its arguments, the Python API a method. `problem` is neutral; `remedy`
+    keys the wording (API_REMEDIES here, the CLI's and the MCP server's tables); str() is the API's."""
+
+    def __init__(self, problem: str, remedy: str | None = None, **values: Any) -> None:
+        self.problem, self.remedy, self.values = problem, remedy, values
+        super().__init__(self.worded(API_REMEDIES))
+
+    def worded(self, remedies: dict[str, str]) -> str:
+        """The message with the remedy as `remedies` words it (the problem alone if they have none)."""
+        template = remedies.get(self.remedy) if self.remedy else None
+        return f"{self.problem}: {template.format(**self.values)}" if template else self.problem

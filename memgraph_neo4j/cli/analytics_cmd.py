@@ -5,13 +5,12 @@ from __future__ import annotations
 import json
 
 import typer
-from rich.console import Console
 from rich.table import Table
 from rich.text import Text
 
-from memgraph_neo4j.cli.output import fail, missing_space
+from memgraph_neo4j.cli.output import fail, missing_space, stdout_console
 
-out = Console()
+out = stdout_console()
 
 
 def _cell(value: object) -> Text:

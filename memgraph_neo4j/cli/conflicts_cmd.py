@@ -9,18 +9,21 @@ from contextlib import contextmanager
 from typing import TYPE_CHECKING
 
 import typer
-from rich.console import Console
 from rich.table import Table
+from rich.text import Text
 
-from memgraph_neo4j.cli.output import error, missing_space
+from memgraph_neo4j.cli.output import error, missing_space, stdout_console
+from memgraph_neo4j.contracts import ConflictStatus
 
 if TYPE_CHECKING:
     from memgraph_neo4j.api import MemoryGraph
 
 app = typer.Typer(help="Conflicting facts: find them, review them, undo a verdict.", no_args_is_help=True)
-out = Console()
+out = stdout_console()
 SPACE = typer.Option("default", help="Memory space")
 JSON = typer.Option(False, "--json", help="Machine-readable output")
+CONFLICT_ID = typer.Argument(..., help="The conflict's id, or a unique prefix of it (6 characters or more)")
+SHORT = 12  # characters of the ids `list` shows: a prefix that the commands taking an id accept
 
 
 @contextmanager
@@ -78,33 +81,38 @@ def scan(space: str = SPACE,
 
 @app.command("list")
 def list_conflicts(space: str = SPACE, status: str | None = typer.Option(
-                       None, help="open | resolved | dismissed | needs_review"),
+                       None, help=" | ".join(ConflictStatus) + " (default: all)"),
                    limit: int = typer.Option(100, min=1, help="At most this many, newest first"),
                    as_json: bool = JSON) -> None:
-    """The conflicts of a space."""
+    """The conflicts of a space, one line per fact, with short ids: `show`, `accept --keep` take them."""
     with _memory(space) as memory:
         rows = memory.conflicts.list(status, limit)
     if as_json:
         typer.echo(json.dumps([dataclasses.asdict(r) for r in rows], indent=2, default=str))
         return
     table = Table(title=f"conflicts in {space!r}")
-    for column in ("id", "type", "status", "facts"):
-        table.add_column(column)
+    for column in ("id", "type", "status", "fact", "text"):
+        table.add_column(column, no_wrap=column in ("id", "fact"))
     for r in rows:
-        table.add_row(r.id, r.type, r.status, "\n".join(r.facts))
+        facts = list(zip(r.fact_ids, r.facts, strict=True)) or [("", "")]
+        for i, (fact_id, text) in enumerate(facts):
+            first = i == 0
+            table.add_row(r.id[:SHORT] if first else "", r.type if first else "", r.status if first else "",
+                          fact_id[:SHORT], Text(text), end_section=i == len(facts) - 1)
     out.print(table)
 
 
 @app.command()
-def show(conflict_id: str, space: str = SPACE, as_json: bool = JSON) -> None:
+def show(conflict_id: str = CONFLICT_ID, space: str = SPACE, as_json: bool = JSON) -> None:
     """One conflict: its facts, their evidence, the verdicts proposed and applied."""
     with _memory(space) as memory:
         _print_detail(memory.conflicts.show(conflict_id), as_json)
 
 
 @app.command()
-def accept(conflict_id: str, space: str = SPACE,
-           keep: str | None = typer.Option(None, help="Keep this fact (id or unique prefix), discard the others"),
+def accept(conflict_id: str = CONFLICT_ID, space: str = SPACE,
+           keep: str | None = typer.Option(None, help="Keep this fact (its id or a unique prefix, as `list` shows "
+                                                        "them), discard the others"),
            as_json: bool = JSON) -> None:
     """Apply the proposed verdicts, or your own choice with --keep."""
     with _memory(space) as memory:
@@ -112,14 +120,14 @@ def accept(conflict_id: str, space: str = SPACE,
 
 
 @app.command()
-def reject(conflict_id: str, space: str = SPACE, as_json: bool = JSON) -> None:
+def reject(conflict_id: str = CONFLICT_ID, space: str = SPACE, as_json: bool = JSON) -> None:
     """Not a conflict: undo what was applied and dismiss it."""
     with _memory(space) as memory:
         _print_detail(memory.conflicts.reject(conflict_id), as_json)
 
 
 @app.command()
-def revert(conflict_id: str, space: str = SPACE, as_json: bool = JSON) -> None:
+def revert(conflict_id: str = CONFLICT_ID, space: str = SPACE, as_json: bool = JSON) -> None:
     """Restore every fact of the conflict exactly as it was before its verdicts."""
     with _memory(space) as memory:
         _print_detail(memory.conflicts.revert(conflict_id), as_json)

@@ -8,14 +8,13 @@ from pathlib import Path
 from typing import Any
 
 import typer
-from rich.console import Console
 from rich.table import Table
 
-from memgraph_neo4j.cli.output import checked, error, fail, missing_space, space_names
+from memgraph_neo4j.cli.output import checked, error, fail, missing_space, space_names, stdout_console
 from memgraph_neo4j.cli.spaces_cmd import with_store
 
 app = typer.Typer(help="Documents of a memory space: list them, retract some.", no_args_is_help=True)
-out = Console()
+out = stdout_console()
 SPACE = typer.Option("default", help="Memory space")
 JSON = typer.Option(False, "--json", help="Machine-readable output")
 
@@ -53,23 +52,15 @@ def list_command(space: str = SPACE,
 def _resolve(store: Any, space: str, given: list[str]) -> list[tuple[str, str | None]]:
     """Each given id or unique prefix -> (id, title); an unknown or ambiguous one ends the command."""
     from memgraph_neo4j.repository.documents import DocumentRepository
+    from memgraph_neo4j.repository.ids import IdError, IdRepository
 
-    repository = DocumentRepository(store, space)
-    if repository.count() == 0:
+    if DocumentRepository(store, space).count() == 0:
         fail(missing_space(space, space_names(store)))
-    matches = repository.matching(given, limit=2)
-    targets: dict[str, str | None] = {}
-    for prefix in given:
-        found = matches.get(prefix, {})
-        if prefix in found:  # a full id, even if it is also the start of a longer one
-            found = {prefix: found[prefix]}
-        if not found:
-            fail(f"no document {prefix!r} in memory space {space!r}: `memgraph-neo4j documents list "
-                 f"--space {space}` shows the ids")
-        if len(found) > 1:
-            fail(f"{prefix!r} is the start of several document ids ({', '.join(found)}, ...): give more of it")
-        targets.update(found)
-    return list(targets.items())
+    try:
+        found = IdRepository(store, space).resolve_all("document", given)
+    except IdError as exc:
+        fail(exc)
+    return list({c.id: c.label for c in found.values()}.items())
 
 
 @app.command("delete")

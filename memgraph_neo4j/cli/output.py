@@ -1,5 +1,5 @@
 """What every command prints on failure: one line on stderr, the message shown as written (Rich would
-read "[x]" in a message as markup), then exit code 1."""
+read "[x]" in a message as markup), then exit code 1; and the console that prints to stdout."""
 
 from __future__ import annotations
 
@@ -7,14 +7,49 @@ from collections.abc import Callable
 from typing import Any
 
 import typer
-from rich.console import Console
+from rich.console import Console, ConsoleDimensions
 from rich.markup import escape
 
+from memgraph_neo4j.validation import SurfaceError
+
 err = Console(stderr=True)
+PIPED_WIDTH = 10_000  # columns of stdout when it is no terminal: a row of a table stays on one line
+
+
+class StdoutConsole(Console):
+    """A console that lays tables out at the terminal's width, and, when stdout is a pipe or a file, as wide
+    as their rows (Rich would wrap them at 80 columns, breaking ids across lines). Decided at each print:
+    typer's CliRunner swaps stdout after the module made its console."""
+
+    @property
+    def size(self) -> ConsoleDimensions:
+        size = super().size
+        return size if self.is_terminal or self._width is not None else ConsoleDimensions(PIPED_WIDTH, size.height)
+
+    @size.setter
+    def size(self, new_size: tuple[int, int]) -> None:
+        Console.size.fset(self, new_size)
+
+
+def stdout_console(**options: Any) -> Console:
+    return StdoutConsole(**options)
+
+
+# The remedies of validation.SurfaceError (its API_REMEDIES), as commands of this CLI.
+REMEDIES = {
+    "list_conflicts": "list them with `memgraph-neo4j conflicts list --space {space}`",
+    "list_facts": "`memgraph-neo4j conflicts list --space {space}`, `facts --space {space}` and `query --json` "
+                  "show fact ids",
+    "list_documents": "list them with `memgraph-neo4j documents list --space {space}`",
+    "keep": "accept it with --keep FACT_ID (one of {facts})",
+    "chat_model": "set OPENAI_API_KEY (or OPENAI_BASE_URL for a local OpenAI-compatible server; the model is "
+                  "MEMGRAPH_LLM_MODEL), or choose another method (--method hybrid)",
+}
 
 
 def error(message: object) -> None:
-    err.print(f"[red]error:[/red] {escape(str(message))}", highlight=False, soft_wrap=True)
+    text = message.worded(REMEDIES) if isinstance(message, SurfaceError) else str(message)
+    err.print(f"[red]error:[/red] {escape(text)}", highlight=False, soft_wrap=True)
 
 
 def warning(message: object) -> None:

@@ -8,13 +8,12 @@ from collections.abc import Callable
 from typing import Any
 
 import typer
-from rich.console import Console
 from rich.table import Table
 
-from memgraph_neo4j.cli.output import fail, missing_space
+from memgraph_neo4j.cli.output import fail, missing_space, stdout_console
 
 app = typer.Typer(help="Memory spaces: list them, delete one.", no_args_is_help=True)
-out = Console()
+out = stdout_console()
 
 
 def with_store(work: Callable[[Any], Any]) -> Any:

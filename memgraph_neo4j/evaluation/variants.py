@@ -12,7 +12,7 @@ import dataclasses
 from dataclasses import dataclass, field
 
 from memgraph_neo4j.config import RetrievalConfig, SeedConfig
-from memgraph_neo4j.retrieval import METHODS
+from memgraph_neo4j.retrieval import METHODS, SEARCH_METHODS
 
 PAPER = SeedConfig.paper()  # eq. 6 mean entity weights, schema filter (active facts, stable schemas)
 UNFUSED = (("fusion", "none"),)  # the paper ranks by PageRank alone
@@ -31,10 +31,9 @@ class Variant:
         return dataclasses.replace(base, seeds=self.seeds, **dict(self.options))
 
 
-# every method `search` takes: the retriever registry, and dual (System-1 + System-2, api.search builds it with
-# a chat model; retrieval/dual.py)
-NEEDS_CHAT = frozenset({"dual"})
-SEARCH_METHODS = tuple(dict.fromkeys((*METHODS, *sorted(NEEDS_CHAT))))
+# every method `search` takes (retrieval.SEARCH_METHODS): the retriever registry, and dual, which api.search
+# builds with a chat model (retrieval/dual.py)
+NEEDS_CHAT = frozenset(m for m in SEARCH_METHODS if m not in METHODS)
 _SET_UP = {v.key: v for v in (
     # HippoRAG 2 has no type nodes: its graph is entities, passages and similarity edges
     Variant("hipporag2", "hipporag2", "hipporag2", options=(("type_weight", 0.0),)),

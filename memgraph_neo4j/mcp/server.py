@@ -24,6 +24,7 @@ from memgraph_neo4j import __version__
 from memgraph_neo4j.mcp.spaces import SpacePool
 from memgraph_neo4j.mcp.tools import MemoryTools
 from memgraph_neo4j.store import StoreError
+from memgraph_neo4j.validation import SurfaceError
 
 Transport = Literal["stdio", "http"]
 NAME = "memgraph-neo4j"
@@ -56,6 +57,15 @@ DESCRIPTIONS = {
                         "reverted.",
 }
 READ_ONLY = {"search_memory", "get_provenance", "list_conflicts"}
+# The remedies of validation.SurfaceError (its API_REMEDIES), as tools and arguments: an agent cannot run the CLI.
+REMEDIES = {
+    "list_conflicts": "list_conflicts returns the conflict ids",
+    "list_facts": "search_memory and list_conflicts return fact ids",
+    "list_documents": "write_memory and search_memory return document ids (doc_id)",
+    "keep": "call resolve_conflict with action 'accept' and keep=FACT_ID (one of {facts})",
+    "chat_model": "this server has no chat model (whoever runs it sets OPENAI_API_KEY or OPENAI_BASE_URL); "
+                  "choose another method, e.g. hybrid",
+}
 
 
 def one_line(text: str) -> str:
@@ -77,6 +87,8 @@ class MemoryServer(MCPServer):
             cause = exc.__cause__
             if isinstance(cause, ValidationError):
                 raise ToolError(one_line(f"{name}: {_invalid(cause)}")) from None
+            if isinstance(cause, SurfaceError):
+                raise ToolError(one_line(f"{name}: {cause.worded(REMEDIES)}")) from None
             if isinstance(cause, EXPECTED) or not isinstance(exc, UnexpectedToolError):
                 raise ToolError(one_line(f"{name}: {cause or exc}")) from None
             raise  # a crash: the SDK logs the traceback and sends only "Error executing tool NAME"

@@ -65,7 +65,8 @@ class SpacePool:
             return self.default
         if space not in self._memories:
             raise SpaceError(f"space {space!r} is not served here: this server is confined to "
-                             f"{', '.join(repr(s) for s in self.spaces)} (start it with --space {space} to add it)")
+                             f"{', '.join(repr(s) for s in self.spaces)} (whoever starts the server adds it with "
+                             f"--space {space})")
         return space
 
     @contextmanager

@@ -10,6 +10,7 @@ from typing import Annotated, Literal
 
 from pydantic import Field
 
+from memgraph_neo4j.contracts import ConflictStatus
 from memgraph_neo4j.mcp.documents import memory_input
 from memgraph_neo4j.mcp.models import (
     ConflictList,
@@ -25,11 +26,11 @@ from memgraph_neo4j.mcp.models import (
     WriteOutput,
 )
 from memgraph_neo4j.mcp.spaces import SpacePool
+from memgraph_neo4j.retrieval import SEARCH_METHODS
 
 Space = Annotated[str | None, Field(description="Memory space; one this server serves (default: its first space)")]
-Method = Literal["memgraphrag", "hipporag2", "dense", "bm25", "hybrid", "hybrid-expand", "hybrid-context",
-                 "hybrid-ppr", "dual"]
-Status = Literal["open", "resolved", "dismissed", "needs_review"]
+Method = Literal[SEARCH_METHODS]  # every method MemoryGraph.search takes
+Status = Literal[tuple(str(s) for s in ConflictStatus)]
 Action = Literal["accept", "reject", "revert"]
 EVIDENCE_PER_HIT = 3  # evidence passages listed per fact in search results
 
@@ -90,7 +91,8 @@ class MemoryTools:
 
     def get_provenance(
         self,
-        fact_id: Annotated[str, Field(min_length=1, description="A fact id from search_memory or list_conflicts")],
+        fact_id: Annotated[str, Field(min_length=1, description="A fact id from search_memory or list_conflicts "
+                                                                          "(or a unique prefix of it, 6+ characters)")],
         space: Space = None,
         passages: Annotated[int, Field(ge=1, le=100, description="Evidence passages to return at most")] = 10,
     ) -> ProvenanceOutput:
@@ -101,7 +103,8 @@ class MemoryTools:
         self,
         space: Space = None,
         status: Annotated[Status | None, Field(description="Only conflicts in this status (needs_review: "
-                                                           "waiting for a decision)")] = None,
+                                                           "waiting for a decision; obsolete: a fact it "
+                                                           "involved was retracted)")] = None,
         limit: Annotated[int, Field(ge=1, le=100, description="At most this many, newest first")] = 20,
     ) -> ConflictList:
         with self.pool.use(space) as memory:
@@ -111,11 +114,13 @@ class MemoryTools:
 
     def resolve_conflict(
         self,
-        conflict_id: Annotated[str, Field(min_length=1, description="A conflict id from list_conflicts")],
+        conflict_id: Annotated[str, Field(min_length=1, description="A conflict id from list_conflicts (or a "
+                                                                              "unique prefix of it, 6+ characters)")],
         action: Annotated[Action, Field(description="accept: apply the proposed verdicts, or with `keep` keep "
                                                     "that fact and discard the others; reject: not a conflict, "
                                                     "undo and dismiss; revert: restore the facts exactly")],
-        keep: Annotated[str | None, Field(description="With accept: the fact to keep (id or unique prefix)")]
+        keep: Annotated[str | None, Field(description="With accept: the fact to keep (id or unique prefix, "
+                                                                "6+ characters)")]
         = None,
         space: Space = None,
     ) -> ResolveOutput:

@@ -41,6 +41,7 @@ from memgraph_neo4j.memory.ontology import Ontology
 from memgraph_neo4j.memory.promotion import demote_below_bar
 from memgraph_neo4j.repository.documents import DocumentRepository
 from memgraph_neo4j.repository.facts import FactRepository
+from memgraph_neo4j.repository.ids import IdRepository
 
 
 class RetractionReport(BaseModel):
@@ -59,20 +60,13 @@ class RetractionReport(BaseModel):
     seconds: float = 0.0
 
 
-class UnknownDocuments(ValueError):
-    """Some of the documents to retract are not in the space; nothing was changed."""
-
-
 def retract_documents(documents: DocumentRepository, facts: FactRepository, ontology: Ontology,
                       doc_ids: list[str]) -> RetractionReport:
-    """Retract these documents (ids as `documents list` shows them) from the space."""
+    """Retract these documents (ids, or unique prefixes of them) from the space; an unknown or ambiguous one
+    changes nothing (repository/ids.IdError)."""
     began, report = time.monotonic(), RetractionReport()
-    doc_ids = list(dict.fromkeys(doc_ids))
-    found = documents.matching(doc_ids, limit=1)
-    unknown = [d for d in doc_ids if d not in found.get(d, {})]
-    if unknown:
-        raise UnknownDocuments(f"no document {', '.join(unknown)} in space {documents.space!r}: "
-                               "`memgraph-neo4j documents list` shows the ids")
+    found = IdRepository(documents.store, documents.space).resolve_all("document", list(dict.fromkeys(doc_ids)))
+    doc_ids = list(dict.fromkeys(c.id for c in found.values()))
     report.passages = documents.delete_passages(documents.passages_of(doc_ids))
     settle_marked(documents, facts, ontology, report)
     report.documents, report.version = documents.delete_documents(doc_ids)

@@ -105,7 +105,8 @@ class ConflictSummary:
     status: str
     confidence: float | None
     detected_at: str | None
-    facts: list[str]
+    facts: list[str]  # texts
+    fact_ids: list[str] = field(default_factory=list)  # in the order of `facts`
 
 
 @dataclass

@@ -1,5 +1,5 @@
 """Spaces and documents: list them, delete a space, and the statements of a document's retraction
-(cypher/admin/list_*, match_documents, delete_space; cypher/memory/retract_*).
+(cypher/admin/list_*, delete_space; cypher/memory/retract_*; ids by a prefix: repository/ids.py).
 
 Retraction marks what the deleted passages supported with the label `Retracting` in the same
 transaction that deletes them; every later step works on the marked nodes and is idempotent, so a
@@ -82,11 +82,6 @@ class DocumentRepository(Repository):
     def count(self) -> int:
         rows = self.store.read("admin/list_documents", space=self.space, skip=0, limit=1)
         return rows[0]["total"] if rows else 0
-
-    def matching(self, prefixes: list[str], limit: int = 2) -> dict[str, dict[str, str | None]]:
-        """Per prefix (or full id), the documents it names (at most `limit`), id -> title."""
-        rows = self.store.read("admin/match_documents", space=self.space, prefixes=prefixes, limit=limit)
-        return {r["prefix"]: {d["id"]: d["title"] for d in r["documents"]} for r in rows}
 
     # ----- retraction, in the order memory/retract.py runs it ----------------------------------
     def passages_of(self, doc_ids: list[str]) -> list[str]:

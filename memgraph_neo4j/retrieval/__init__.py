@@ -13,7 +13,8 @@ from memgraph_neo4j.retrieval.dense import DenseRetriever
 from memgraph_neo4j.retrieval.hipporag2 import HippoRAG2Retriever
 from memgraph_neo4j.retrieval.memgraphrag import MemGraphRAGRetriever
 
-__all__ = ["METHODS", "Hit", "RetrievalContext", "RetrievalResult", "Retriever", "make_retriever"]
+__all__ = ["METHODS", "SEARCH_METHODS", "Hit", "RetrievalContext", "RetrievalResult", "Retriever", "check_method",
+           "make_retriever"]
 
 # conversation memory's methods, imported when chosen (retrieval/hybrid.py and its repository: ~8 ms of a
 # one-shot `query` that does not use them)
@@ -29,9 +30,21 @@ METHODS: dict[str, type[Retriever] | str] = {
 }
 
 
+# every method `MemoryGraph.search` takes: the registry's, and dual (System-1 + a chat model's walk of the
+# category hierarchy, retrieval/dual.py), which needs the chat model besides the context
+SEARCH_METHODS = (*METHODS, "dual")
+
+
+def check_method(method: str) -> None:
+    if method not in SEARCH_METHODS:
+        raise ValueError(f"unknown method {method!r}: choose one of {', '.join(SEARCH_METHODS)}")
+
+
 def make_retriever(method: str, context: RetrievalContext) -> Retriever:
+    check_method(method)
     if method not in METHODS:
-        raise ValueError(f"unknown method {method!r}: choose one of {', '.join(METHODS)}")
+        raise ValueError(f"method {method!r} needs a chat model besides the context: MemoryGraph.search(method="
+                         f"{method!r}, chat=...) or retrieval.dual.DualRetriever")
     chosen = METHODS[method]
     if isinstance(chosen, str):
         from memgraph_neo4j.retrieval import hybrid

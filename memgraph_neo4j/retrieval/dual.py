@@ -28,6 +28,7 @@ from memgraph_neo4j.retrieval.base import Hit, RetrievalResult, StageTimer
 from memgraph_neo4j.retrieval.context import RetrievalContext
 from memgraph_neo4j.retrieval.hybrid import HybridConfig, HybridRetriever
 from memgraph_neo4j.retrieval.rrf import RRF_K, rrf
+from memgraph_neo4j.validation import SurfaceError
 
 
 @dataclass
@@ -49,7 +50,7 @@ class GlobalSelection:
                  select_fn: SelectFn | None = None, max_steps: int = 8, max_shown: int = 60) -> None:
         if select_fn is None:
             if chat is None:
-                raise ValueError("Global Selection needs a chat model (or a select_fn)")
+                raise SurfaceError("the dual method needs a chat model to walk the category hierarchy", "chat_model")
             self.selector = ModelSelector(chat)
             select_fn = self.selector.select
         self.repo, self.select_fn, self.max_steps, self.max_shown = repository, select_fn, max_steps, max_shown

@@ -234,7 +234,7 @@ def test_rules_leave_an_unsettled_clash_for_review(store, test_store, space, ont
     assert conflict.type == "mutual_exclusion"
     assert {f["state"] for f in facts(test_store, space).values()} == {FactState.ACTIVE}  # no guess
     keep = facts(test_store, space)["Isaac Newton birth date 1643"]["id"]
-    with pytest.raises(ValueError, match="--keep"):
+    with pytest.raises(ValueError, match=r"no proposed verdicts: accept it with keep=FACT_ID \(one of "):
         memory.conflicts.accept(conflict.id)
     assert memory.conflicts.accept(conflict.id, keep=keep[:10]).status == ConflictStatus.RESOLVED
     assert facts(test_store, space)["Isaac Newton birth date 1645"]["state"] == FactState.DISCARDED
@@ -329,6 +329,6 @@ def test_conflicts_cli_reviews_and_reverts(store, test_store, space, ontology, m
     again = _cli(neo4j_connection, "revert", row["id"], "--space", space)
     assert again.returncode == 1 and "nothing applied to revert" in again.stderr and "Traceback" not in again.stderr
     missing = _cli(neo4j_connection, "show", "nope", "--space", space)
-    assert missing.returncode == 1 and "no conflict 'nope'" in missing.stderr
+    assert missing.returncode == 1 and "conflict id 'nope' is too short: give at least 6 characters" in missing.stderr
     empty = _cli(neo4j_connection, "list", "--space", f"{space}_none")
     assert empty.returncode == 1 and "empty or does not exist" in empty.stderr

@@ -56,7 +56,10 @@ def test_spaces_and_documents_list_and_delete(cli, memory, space, store):
     assert by_title["Doc B"] | {"ingested_at": None} == {"id": DOCS[1].id, "title": "Doc B", "source": "doc_b.md",
                                                         "passages": 1, "facts": 1, "ingested_at": None}
     assert by_title["Doc B"]["ingested_at"]
-    assert "doc_a.md" in cli("documents", "list", "--space", space).stdout
+    table = cli("documents", "list", "--space", space).stdout  # CliRunner: no terminal, as through a pipe
+    assert "doc_a.md" in table
+    for d in DOCS:  # every row on one line, its id unbroken
+        assert any(d.id in line and d.title in line and d.source in line for line in table.splitlines()), table
     assert len(json.loads(cli("documents", "list", "--space", space, "--limit", "2", "--json").stdout)
                ["documents"]) == 2
 
@@ -69,7 +72,10 @@ def test_spaces_and_documents_list_and_delete(cli, memory, space, store):
     assert sorted(d["title"] for d in after["documents"]) == ["Doc A", "Doc C"]
     assert memory.stats()["nodes"]["Fact"]["by_state"].get("retracted") == 1
     missing = cli("documents", "delete", DOCS[1].id, "--space", space, "--yes", code=1)
-    assert f"no document {DOCS[1].id!r}" in missing.output
+    assert f"no document {DOCS[1].id!r} in space {space!r}: list them with `memgraph-neo4j documents list " \
+           f"--space {space}`" in missing.output
+    short = cli("documents", "delete", DOCS[0].id[:5], "--space", space, "--yes", code=1)
+    assert f"document id {DOCS[0].id[:5]!r} is too short: give at least 6 characters" in short.output
 
     out = cli("spaces", "delete", space, "--yes").stdout
     assert f"deleted memory space {space!r}: 2 documents" in out

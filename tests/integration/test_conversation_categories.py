@@ -4,7 +4,10 @@ affected branch changes), System-2 Global Selection with its early stop, and sea
 from __future__ import annotations
 
 import json
+import os
 import re
+import subprocess
+import sys
 from datetime import UTC, datetime
 
 import pytest
@@ -17,6 +20,7 @@ from memgraph_neo4j.llm.chat import ChatResult
 from memgraph_neo4j.memory.categories import CategoryConfig, category_id
 from memgraph_neo4j.memory.ontology import load_ontology
 from memgraph_neo4j.repository.categories import CategoryRepository
+from memgraph_neo4j.retrieval import SEARCH_METHODS
 from memgraph_neo4j.retrieval.dual import GlobalSelection
 
 LAYER1 = {"People": ["Ana", "Bo"], "Places": ["Paris", "Berlin", "Alps", "Lyon"], "Cities": ["Paris", "Berlin", "Lyon"],
@@ -182,3 +186,32 @@ def test_dual_search_fuses_system1_and_system2(memory):
     assert all("Berlin" not in (p.text or "") for p in then.passages)  # said later
     with pytest.raises(ValueError, match="mode"):
         memory.search("x", mode="triple")
+
+
+def test_what_dual_needs_and_the_methods_are_said_in_the_words_of_each_surface(memory, space, neo4j_connection,
+                                                                             monkeypatch):
+    monkeypatch.delenv("OPENAI_API_KEY", raising=False)
+    monkeypatch.delenv("OPENAI_BASE_URL", raising=False)
+    memory.categorise(chat=Categories(), config=CategoryConfig(min_children=2, top_size=2))
+    # a hierarchy to walk and no chat model: the API names its argument, never an internal one
+    with pytest.raises(ValueError, match=r"^the dual method needs a chat model to walk the category hierarchy: "
+                                         r"pass chat=\.\.\. to search\(\), or set OPENAI_API_KEY"):
+        memory.search("Where is Acme headquartered?", mode="dual")
+
+    env = {k: v for k, v in os.environ.items() if not k.startswith("OPENAI_")}
+    env |= {"NEO4J_URI": neo4j_connection.uri, "NEO4J_USERNAME": neo4j_connection.username,
+            "NEO4J_PASSWORD": neo4j_connection.password, "NEO4J_DATABASE": neo4j_connection.database}
+
+    def query(*args: str) -> subprocess.CompletedProcess:
+        return subprocess.run([sys.executable, "-m", "memgraph_neo4j.cli.main", "query", "Where is Acme?", "--space",
+                               space, *args], capture_output=True, text=True, env=env, timeout=600)
+
+    dual = query("--mode", "dual")
+    assert dual.returncode == 1 and "select_fn" not in dual.stderr and "Traceback" not in dual.stderr
+    assert dual.stderr.startswith("error: the dual method needs a chat model to walk the category hierarchy: set "
+                                  "OPENAI_API_KEY (or OPENAI_BASE_URL")
+    assert "--method hybrid" in dual.stderr
+    nope = query("--method", "nope")
+    assert nope.returncode == 1
+    listed = nope.stderr.split("choose one of ", 1)[1].strip()
+    assert listed.split(", ") == list(SEARCH_METHODS) and "dual" in listed

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import json
 import os
+import re
 import subprocess
 import sys
 
@@ -148,5 +149,14 @@ def test_the_demo_command_prints_json_for_scripts_then_a_readable_report(neo4j_c
         assert "nothing new" in text and text.count("A (extractive): ") == 3
         assert all(f"Q: {q}" in text for q in QUESTIONS) and "needs review" in text
         assert ":params {space: " in text and "memgraph-neo4j conflicts show" in text
+        # the review command the demo prints works as printed (a 12-character prefix of the conflict id)
+        [printed] = re.findall(r"review it: memgraph-neo4j (conflicts show \S+ --space \S+)$", text, re.M)
+        assert printed == f"conflicts show {printed.split()[2][:12]} --space {space}"
+        env = dict(os.environ, NEO4J_URI=neo4j_connection.uri, NEO4J_USERNAME=neo4j_connection.username,
+                   NEO4J_PASSWORD=neo4j_connection.password, NEO4J_DATABASE=neo4j_connection.database)
+        shown = subprocess.run([sys.executable, "-m", "memgraph_neo4j.cli.main", *printed.split()],
+                               capture_output=True, text=True, env=env, timeout=600)
+        assert shown.returncode == 0, shown.stderr
+        assert "needs_review" in shown.stdout and "Alan Turing birth date 1912" in shown.stdout
     finally:
         drop_graphs(store, space)
