@@ -45,12 +45,13 @@ def child(tree: str, space: str, began: float) -> None:
     t4 = time.time()
     files = getattr(memory.retrieval, "files", None)
     loaded = getattr(files, "loads", None)
+    seconds = getattr(files, "load_seconds", None)
     memory.close()
     peak = next(int(line.split()[1]) for line in Path("/proc/self/status").read_text().splitlines()
                 if line.startswith("VmHWM"))
     print(json.dumps({"start_s": round(t0 - began, 2), "import_s": round(t1 - t0, 2), "open_s": round(t2 - t1, 2),
                       "first_search_s": round(t3 - t2, 2), "to_first_result_s": round(t3 - began, 2),
-                      "second_search_ms": round((t4 - t3) * 1000, 1), "copies_loaded": loaded,
+                      "second_search_ms": round((t4 - t3) * 1000, 1), "copies_loaded": loaded, "load_seconds": seconds,
                       "hits": len(first.passages), "peak_rss_mb": round(peak / 1024)}))
 
 
@@ -72,12 +73,13 @@ def report(result: dict) -> str:
              "process; the first of each code cold (its copies directory emptied), the others loading the "
              "files the one before kept. Seconds, but the second search (ms).", "",
              "| code | start | to first result | import | open | first search | copies loaded | second search ms "
-             "| peak RSS MB |", "|---|---|---|---|---|---|---|---|---|"]
+             "| peak RSS MB | files loaded, s |", "|---|---|---|---|---|---|---|---|---|---|"]
     for name, code in result["codes"].items():
         for i, r in enumerate(code["starts"]):
             lines.append(f"| {name} ({code['commit']}) | {'cold' if i == 0 else f'loaded {i}'} | "
                          f"**{r['to_first_result_s']}** | {r['import_s']} | {r['open_s']} | {r['first_search_s']} | "
-                         f"{r['copies_loaded']} | {r['second_search_ms']} | {r['peak_rss_mb']} |")
+                         f"{r['copies_loaded']} | {r['second_search_ms']} | {r['peak_rss_mb']} | "
+                         f"{', '.join(f'{k} {v}' for k, v in (r.get('load_seconds') or {}).items())} |")
     lines.append("")
     for name, code in result["codes"].items():
         loaded = [r["to_first_result_s"] for r in code["starts"][1:]]

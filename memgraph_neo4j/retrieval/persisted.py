@@ -26,6 +26,7 @@ import os
 import pickle
 import stat
 import tempfile
+import time
 from collections.abc import Callable
 from dataclasses import dataclass
 from functools import lru_cache
@@ -106,6 +107,7 @@ class CopyFiles:
         self.identity, self._epoch, self._ensure_epoch = identity, epoch, ensure_epoch
         self.min_build_s = min_build_s
         self.loads = self.saves = 0  # observable: tests assert what was loaded and written
+        self.load_seconds: dict[str, float] = {}  # observable: what each loaded file cost (benchmarks)
 
     def current_epoch(self) -> str | None:
         """The space's epoch now (None: never written, or it could not be read: nothing is kept then)."""
@@ -138,6 +140,7 @@ class CopyFiles:
         path = self.path(name)
         if not path.exists():
             return None
+        began = time.perf_counter()
         if not (_private(self.directory, stat.S_IFDIR) and _private(path, stat.S_IFREG)):
             log.warning("ignoring %s: not a private file of this user in a private directory (0600, 0700)", path)
             return None
@@ -154,6 +157,7 @@ class CopyFiles:
             log.warning("ignoring %s: %s", path, error)
             return None
         self.loads += 1
+        self.load_seconds[name] = round(time.perf_counter() - began, 3)
         return Held(header["version"], epoch, payload)
 
     def save(self, name: str, version: int, epoch: str, payload: Any) -> bool:
