@@ -383,19 +383,6 @@ def test_query_and_ask_cli(memory, neo4j_connection, space):
     assert no_llm.returncode == 1 and "http://127.0.0.1:9/v1" in no_llm.stderr and "Traceback" not in no_llm.stderr
 
 
-def test_ask_without_a_chat_model_answers_extractively_and_says_so(memory, neo4j_connection, space, monkeypatch):
-    """As MemoryGraph.ask: no --model/--base-url and neither OPENAI_API_KEY nor OPENAI_BASE_URL is an extractive
-    answer, said in one line on stderr; a model asked for that fails stays an error (above)."""
-    monkeypatch.delenv("OPENAI_BASE_URL", raising=False)
-    ran = _cli(neo4j_connection, "ask", QUESTION, "--space", space, "--json")
-    assert ran.returncode == 0, ran.stderr
-    assert ran.stderr.strip() == ("note: no chat model (--model/--base-url, or OPENAI_API_KEY / OPENAI_BASE_URL): "
-                                  "answered extractively, quoting the passages")
-    answer = json.loads(ran.stdout)
-    assert answer["extractive"] is True and answer["model"] is None and answer["quotes"]
-    assert "Warsaw" in answer["answer"] and answer["quotes"][0]["passage_id"] in answer["cited_passage_ids"]
-
-
 def test_co_occurrence_weight_changes_only_co_occurrence_edges(store, space, minilm, ontology):
     script = {"P1": [("Ada Lovelace", "co_occurs_with", "Charles Babbage", "Person", "Person"),
                      ("Ada Lovelace", "born in", "London", "Person", "Place")]}
