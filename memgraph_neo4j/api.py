@@ -71,16 +71,15 @@ class MemoryGraph:
 
             embedder = make_embedder(embedder)
         self.embedder = embedder
-        if extractor == "openai":
-            extractor_options.setdefault("model", self.settings.llm_model)  # MEMGRAPH_LLM_MODEL
         # The offline extractor loads spaCy (seconds): built on first use, so that a one-shot search never
         # pays for it. The others are built now, so that bad options fail here.
         self._extractor: Extractor | None = extractor if not isinstance(extractor, str) else None
         self._extractor_options = (extractor, extractor_options)
         if isinstance(extractor, str) and extractor != "offline":
-            from memgraph_neo4j.extractors.factory import make_extractor
+            from memgraph_neo4j.extractors.factory import llm_options, make_extractor
 
-            self._extractor = make_extractor(extractor, self.ontology, self.embedder, **extractor_options)
+            self._extractor = make_extractor(extractor, self.ontology, self.embedder,  # MEMGRAPH_LLM_* unless given
+                                             **{**llm_options(self.settings, extractor), **extractor_options})
         self._memory_config, self._adjudication = config, (adjudication, adjudication_chat, adjudicator)
         self._check_on_ingest = adjudication is not False
         self._schema_ready = False
@@ -104,12 +103,11 @@ class MemoryGraph:
 
     @cached_property
     def adjudicator(self):
-        from memgraph_neo4j.adjudication import adjudication_chat, make_adjudicator
+        from memgraph_neo4j.adjudication import adjudication_chat, agent_config, make_adjudicator
 
         adjudication, chat, mode = self._adjudication
         return make_adjudicator(self.store, self.space, self.ontology, adjudication_chat(mode, chat, self._extractor),
-                                adjudication if isinstance(adjudication, AdjudicationConfig) else None,
-                                self.writer.fact_vectors)
+                                agent_config(adjudication, self.settings), self.writer.fact_vectors)
 
     @cached_property
     def conflicts(self) -> ConflictReview:
@@ -250,7 +248,7 @@ class MemoryGraph:
             return chat or self._adjudication[1]
         from memgraph_neo4j.llm.chat import chat_from_environment
 
-        return chat_from_environment(self.settings.llm_model)
+        return chat_from_environment(self.settings.llm_model, self.settings.llm_timeout)
 
     @leased
     def categorise(self, chat: ChatClient | None = None, rebuild: bool = False,
@@ -283,7 +281,7 @@ class MemoryGraph:
         if chat is None:
             from memgraph_neo4j.llm.chat import chat_from_environment
 
-            chat = chat_from_environment(self.settings.llm_model)
+            chat = chat_from_environment(self.settings.llm_model, self.settings.llm_timeout)
             if chat is None:
                 return self.answer_extractive(question, method=method, top_k=top_k)
         from memgraph_neo4j.retrieval.answer import ask

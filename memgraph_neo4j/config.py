@@ -98,8 +98,10 @@ def _check(field_name: str, name: str, value: Any, raw: Any) -> None:
         raise bad("a TCP port", f"{PORT_RANGE[0]}-{PORT_RANGE[1]}")
     if field_name in ("heap", "pagecache") and not _SIZE.fullmatch(value):
         raise bad("a memory size", "digits and k, m, g or t, such as 512m or 2g")
-    if field_name == "start_timeout" and not (math.isfinite(value) and value > 0):
+    if field_name in ("start_timeout", "llm_timeout") and not (math.isfinite(value) and value > 0):
         raise bad("a timeout", "seconds > 0")
+    if field_name == "llm_retries" and value < 0:
+        raise bad("a number of retries", "an integer >= 0")
     if field_name == "embedding_dimension" and value < 1:
         raise bad("a vector dimension", "an integer >= 1")
     if field_name == "maven_repository":
@@ -141,6 +143,9 @@ class Settings:
     embedding_dimension: int = 384
     # Chat model for `ask` and the openai extractor (OPENAI_API_KEY / OPENAI_BASE_URL as usual)
     llm_model: str = "gpt-4o-mini"
+    # its seconds per call and retries after a failed one, in ingest's agents (None: 60 s; 3, adjudication 2)
+    llm_timeout: float | None = None
+    llm_retries: int | None = None
     # Personalised PageRank: "local" (in process on an exported copy of the projection; pays ~1 s per
     # memory version, then ~7 ms per query), "gds" (gds.pageRank.stream, the reference; no export,
     # what one-shot commands use) or "client" (through the graphdatascience client)

@@ -61,6 +61,17 @@ class ExtractionState(StrEnum):
     FAILED = "failed"
 
 
+class StopReason(StrEnum):
+    """Why an ingest run ended (`IngestReport.stopped`): every chunk done, the budget spent (the rest stay
+    pending), done but some chunks failed (kept as failed), or interrupted (Ctrl-C, SIGTERM). The next
+    ingest of the same input extracts what is left."""
+
+    DONE = "done"
+    BUDGET = "budget"
+    FAILURES = "failures"
+    INTERRUPTED = "interrupted"
+
+
 class ConflictType(StrEnum):
     """What kind of conflict two facts are in (paper §4.2.2)."""
 

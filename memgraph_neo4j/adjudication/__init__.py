@@ -13,7 +13,7 @@ from memgraph_neo4j.adjudication.adjudicator import Adjudicator, summary
 from memgraph_neo4j.adjudication.agents import ChatClassifier, ChatResolver
 from memgraph_neo4j.adjudication.review import ConflictError, ConflictReview
 from memgraph_neo4j.adjudication.rules import RuleClassifier, RuleResolver
-from memgraph_neo4j.config import AdjudicationConfig
+from memgraph_neo4j.config import AdjudicationConfig, Settings
 from memgraph_neo4j.llm.chat import ChatClient
 from memgraph_neo4j.memory.neighbours import SpaceVectors
 from memgraph_neo4j.memory.ontology import Ontology
@@ -22,8 +22,8 @@ from memgraph_neo4j.repository.conflicts import ConflictRepository
 from memgraph_neo4j.store import GraphStore
 from memgraph_neo4j.validation import ADJUDICATORS, check_adjudicator
 
-__all__ = ["ADJUDICATORS", "Adjudicator", "ConflictError", "ConflictReview", "adjudication_chat", "make_adjudicator",
-           "summary"]
+__all__ = ["ADJUDICATORS", "Adjudicator", "ConflictError", "ConflictReview", "adjudication_chat", "agent_config",
+           "make_adjudicator", "summary"]
 
 def adjudication_chat(mode: str, chat: ChatClient | None, extractor: object | None) -> ChatClient | None:
     """The chat model of the detection and resolution agents (paper §4.2.2), None for the offline rules.
@@ -38,6 +38,14 @@ def adjudication_chat(mode: str, chat: ChatClient | None, extractor: object | No
         raise ValueError("adjudicator 'model' needs a chat model: pass adjudication_chat=, or an LLM extractor "
                          "(--extractor openai or langchain)")
     return found
+
+
+def agent_config(adjudication: AdjudicationConfig | bool, settings: Settings) -> AdjudicationConfig | None:
+    """`MemoryGraph(adjudication=...)`'s configuration when it is one, else the agents' retries the settings
+    choose (MEMGRAPH_LLM_RETRIES, `ingest --llm-retries`); None: the defaults."""
+    if isinstance(adjudication, AdjudicationConfig):
+        return adjudication
+    return AdjudicationConfig(max_retries=settings.llm_retries) if settings.llm_retries is not None else None
 
 
 def make_adjudicator(store: GraphStore, space: str, ontology: Ontology, chat: ChatClient | None = None,

@@ -55,7 +55,7 @@ def demo(space: str = typer.Option("demo", help="Memory space for the demo"),
 
     settings = Settings()
     url = _start_server(settings)
-    chat = None if offline else chat_from_environment(settings.llm_model)
+    chat = None if offline else chat_from_environment(settings.llm_model, settings.llm_timeout)
     try:
         with MemoryGraph(space=space, extractor="offline", settings=settings, adjudication_chat=chat) as memory:
             report = run_demo(memory, chat, progress=not as_json)

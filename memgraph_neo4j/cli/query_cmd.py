@@ -111,20 +111,34 @@ def ask(text: str = typer.Argument(..., help="The question"),
         layer_search: str | None = typer.Option(None, "--layer-search", help=LAYERS_HELP),
         model: str | None = typer.Option(None, help="Chat model (default MEMGRAPH_LLM_MODEL)"),
         base_url: str | None = typer.Option(None, help="OpenAI-compatible endpoint (Ollama, vLLM)"),
+        llm_timeout: float | None = typer.Option(None, "--llm-timeout", min=0.001, help="Seconds the chat model "
+                                                 "has to answer (default MEMGRAPH_LLM_TIMEOUT, else 60)"),
         as_json: bool = typer.Option(False, "--json", help="Machine-readable output")) -> None:
-    """Answer a question from the memory, citing passages."""
+    """Answer a question from the memory, citing passages: with a chat model (--model/--base-url, or
+    OPENAI_API_KEY/OPENAI_BASE_URL), else extractively, quoting the sentences that answer it."""
     import openai
 
-    from memgraph_neo4j.llm.chat import OpenAIChat
+    from memgraph_neo4j.llm import OpenAIChat, price_for
+    from memgraph_neo4j.llm.chat import chat_from_environment
 
     with _memory(space, ppr_engine, layer_search) as memory:
+        timeout = llm_timeout or memory.settings.llm_timeout
         chat_model = model or memory.settings.llm_model
-        try:
-            chat = OpenAIChat(model=chat_model, base_url=base_url)
-            answer = memory.ask(text, chat=chat, method=method, top_k=top_k)
-        except (openai.OpenAIError, TimeoutError) as exc:
-            where = base_url or "OPENAI_BASE_URL / api.openai.com"
-            fail(f"chat model {chat_model!r} at {where}: {exc} (set --model/--base-url, or OPENAI_API_KEY)")
+        if model or base_url:  # a model asked for: its failure is an error, not an extractive answer
+            chat = OpenAIChat(model=chat_model, base_url=base_url, price=price_for(chat_model),
+                              **({"timeout": timeout} if timeout else {}))
+        else:
+            chat = chat_from_environment(chat_model, timeout)
+        if chat is None:  # as MemoryGraph.ask: no chat model configured
+            typer.echo("note: no chat model (--model/--base-url, or OPENAI_API_KEY / OPENAI_BASE_URL): answered "
+                       "extractively, quoting the passages", err=True)
+            answer = memory.answer_extractive(text, method=method, top_k=top_k)
+        else:
+            try:
+                answer = memory.ask(text, chat=chat, method=method, top_k=top_k)
+            except (openai.OpenAIError, TimeoutError) as exc:
+                where = base_url or "OPENAI_BASE_URL / api.openai.com"
+                fail(f"chat model {chat_model!r} at {where}: {exc} (set --model/--base-url, or OPENAI_API_KEY)")
     if as_json:
         typer.echo(answer.model_dump_json(indent=2))
         return

@@ -40,6 +40,15 @@ class _InvalidOutput(ValueError):
     """The reply came but is not a usable extraction (asked again, like a failed call)."""
 
 
+class _Stopped(RuntimeError):
+    """The run was interrupted while the call waited for its answer (not retried)."""
+
+    retryable = False
+
+
+_POLL = 0.2  # seconds between looks at an interruption while a call waits for its answer
+
+
 # -- agent ---------------------------------------------------------------------------------
 
 
@@ -68,7 +77,9 @@ class LLMExtractor:
         if concurrency < 1:
             raise ValueError(f"concurrency must be >= 1, got {concurrency}")
         if budget_cost is not None and chat.price is None:
-            raise ValueError("budget_cost needs a price on the chat client (Price(input_per_1k, output_per_1k))")
+            raise ValueError(f"a cost budget needs a price for model {chat.model!r}, which the price table "
+                             "(llm/prices.py) does not list: give --price-input and --price-output (USD per "
+                             "million tokens; in Python price=Price.per_million(input, output))")
         self.chat = chat
         self.name = chat.provider
         self.ontology = ontology if ontology is not None else load_ontology()
@@ -85,6 +96,7 @@ class LLMExtractor:
         self._spent = Usage()
         self._lock = threading.Lock()
         self._guide_lock = threading.Lock()  # guides need not be thread-safe
+        self._stopping = threading.Event()  # the caller was interrupted: calls in flight stop waiting
 
     @property
     def spent(self) -> Usage:
@@ -97,9 +109,14 @@ class LLMExtractor:
             return []
         # Stable schemas do not change within one call: ask the memory once.
         schemas = guide.stable_schemas(limit=self.max_schemas)
+        self._stopping.clear()
         with ThreadPoolExecutor(max_workers=min(self.concurrency, len(items)), thread_name_prefix="extract") as pool:
-            # map() starts items in input order and returns results in input order.
-            return list(pool.map(lambda item: self._one(item, schemas, guide), items))
+            try:
+                # map() starts items in input order and returns results in input order.
+                return list(pool.map(lambda item: self._one(item, schemas, guide), items))
+            except BaseException:  # Ctrl-C, SIGTERM: the pool's exit waits for its calls, so end them now
+                self._stopping.set()
+                raise
 
     def estimate(self, items: list[ExtractionInput], guide: MemoryGuide) -> Usage:
         """Expected usage without calling the model (for --dry-run): prompt tokens + expected completion."""
@@ -188,8 +205,12 @@ class LLMExtractor:
 
         worker = threading.Thread(target=run, daemon=True, name="llm-call")
         worker.start()
-        worker.join(self.timeout)
+        deadline = time.monotonic() + self.timeout
+        while worker.is_alive() and not self._stopping.is_set() and (left := deadline - time.monotonic()) > 0:
+            worker.join(min(left, _POLL))
         if worker.is_alive():
+            if self._stopping.is_set():
+                raise _Stopped("the run was interrupted")
             raise TimeoutError(f"no answer within {self.timeout:g}s")
         if "error" in box:
             raise box["error"]

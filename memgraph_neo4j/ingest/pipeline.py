@@ -14,10 +14,18 @@ from collections.abc import Callable, Iterable
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 
-from pydantic import BaseModel
+from pydantic import BaseModel, computed_field
 from tqdm.auto import tqdm
 
-from memgraph_neo4j.contracts import ConsistencyChecker, ExtractionInput, ExtractionState, Extractor, NoGuide, Usage
+from memgraph_neo4j.contracts import (
+    ConsistencyChecker,
+    ExtractionInput,
+    ExtractionState,
+    Extractor,
+    NoGuide,
+    StopReason,
+    Usage,
+)
 from memgraph_neo4j.ingest.chunking import chunk_text
 from memgraph_neo4j.ingest.readers import Document
 from memgraph_neo4j.memory.lease import IngestLease
@@ -46,6 +54,27 @@ class IngestReport(BaseModel):
     usage: Usage = Usage()
     estimated_tokens: int | None = None
     seconds: float = 0.0
+    interrupted: bool = False  # Ctrl-C or SIGTERM ended the run (IngestInterrupted carries this report)
+
+    @computed_field
+    @property
+    def stopped(self) -> StopReason:
+        """Why the run ended, in the report of every surface (API, CLI --json, MCP): interrupted, else the
+        budget (chunks left pending), else failed chunks, else done."""
+        if self.interrupted:
+            return StopReason.INTERRUPTED
+        if self.skipped_budget:
+            return StopReason.BUDGET
+        return StopReason.FAILURES if self.failed else StopReason.DONE
+
+
+class IngestInterrupted(KeyboardInterrupt):
+    """Ctrl-C (or a SIGTERM the caller turned into one) during an ingest: `report` is what the run did
+    until then. The batches committed are kept; the same ingest again resumes after them."""
+
+    def __init__(self, report: IngestReport) -> None:
+        super().__init__("the ingest was interrupted")
+        self.report = report
 
 
 MAX_CAUSES = 10
@@ -210,21 +239,27 @@ def ingest_documents(writer: MemoryWriter, documents: Iterable[Document], extrac
                 report.estimated_tokens += extractor.estimate([_input(p) for p in todo], guide).tokens
         report.seconds = time.monotonic() - began
         return report
-    with IngestLease(writer.store, writer.space) as lease:
-        resume(writer, checker, report)
-        _extract_stream(writer, _PassageStream(writer, documents, batch_size, report, write=True), extractor,
-                        guide, checker, report, progress, on_batch, lease, began)
+    try:
+        with IngestLease(writer.store, writer.space) as lease:
+            resume(writer, checker, report)
+            _extract_stream(writer, _PassageStream(writer, documents, batch_size, report, write=True), extractor,
+                            guide, checker, report, progress, on_batch, lease, began)
+    except KeyboardInterrupt as exc:
+        report.interrupted, report.seconds = True, time.monotonic() - began
+        raise IngestInterrupted(report) from exc
     report.seconds = time.monotonic() - began
     return report
 
 
 def _extract_stream(writer: MemoryWriter, stream: _PassageStream, extractor: Extractor, guide, checker,
                     report: IngestReport, progress: bool, on_batch, lease: IngestLease, began: float) -> None:
-    bar = tqdm(total=0, desc=f"extract [{extractor.name}]", unit="chunk", disable=not progress)
+    # No total until the last document is pulled: documents are pulled as the batches need them, so a total
+    # set before would grow (and the percentage drop); until then the bar counts chunks, then shows the total
+    bar = tqdm(total=None, desc=f"extract [{extractor.name}]", unit="chunk", disable=not progress)
 
     def next_batch() -> _Batch | None:
         batch = stream.next_batch()
-        if bar.total != stream.todo:  # the total grows as documents are pulled
+        if stream.ended and bar.total is None:
             bar.total = stream.todo
             bar.refresh()
         return batch
@@ -255,7 +290,7 @@ def _extract_stream(writer: MemoryWriter, stream: _PassageStream, extractor: Ext
     finally:
         if ahead is not None:
             ahead.shutdown(wait=True, cancel_futures=True)
-    bar.close()
+        bar.close()
 
 
 def check(report: IngestReport, checker: ConsistencyChecker) -> None:

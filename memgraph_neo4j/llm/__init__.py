@@ -5,9 +5,10 @@ from __future__ import annotations
 from typing import Any
 
 from memgraph_neo4j.llm.chat import ChatClient, ChatResult, LangChainChat, OpenAIChat, Price, approx_tokens
+from memgraph_neo4j.llm.prices import PER_MILLION, price_for
 
-__all__ = ["PROVIDERS", "ChatClient", "ChatResult", "LangChainChat", "OpenAIChat", "Price", "approx_tokens",
-           "make_chat"]
+__all__ = ["PER_MILLION", "PROVIDERS", "ChatClient", "ChatResult", "LangChainChat", "OpenAIChat", "Price",
+           "approx_tokens", "make_chat", "price_for"]
 
 # OpenAI-compatible local servers: provider name -> default base_url.
 _LOCAL = {"ollama": "http://localhost:11434/v1", "vllm": "http://localhost:8000/v1"}

@@ -33,6 +33,11 @@ class Price:
     input_per_1k: float
     output_per_1k: float
 
+    @classmethod
+    def per_million(cls, input_per_million: float, output_per_million: float) -> Price:
+        """From prices per million tokens, as providers list them (llm/prices.py)."""
+        return cls(input_per_million / 1000.0, output_per_million / 1000.0)
+
     def cost(self, prompt_tokens: int, completion_tokens: int) -> float:
         return (prompt_tokens * self.input_per_1k + completion_tokens * self.output_per_1k) / 1000.0
 
@@ -160,10 +165,14 @@ class LangChainChat:
         return ChatResult(text=str(text), usage=usage, model=str(model))
 
 
-def chat_from_environment(model: str) -> OpenAIChat | None:
+def chat_from_environment(model: str, timeout: float | None = None) -> OpenAIChat | None:
     """The chat model the environment configures: OPENAI_API_KEY (api.openai.com, or OPENAI_BASE_URL) or
-    OPENAI_BASE_URL alone (a local OpenAI-compatible server); None when neither is set."""
+    OPENAI_BASE_URL alone (a local OpenAI-compatible server); None when neither is set. `timeout`: seconds
+    per call (default the client's)."""
     base_url = os.environ.get("OPENAI_BASE_URL") or None
     if not (os.environ.get("OPENAI_API_KEY") or base_url):
         return None
-    return OpenAIChat(model=model, base_url=base_url)
+    from memgraph_neo4j.llm.prices import price_for
+
+    return OpenAIChat(model=model, base_url=base_url, price=price_for(model),
+                      **({"timeout": timeout} if timeout is not None else {}))

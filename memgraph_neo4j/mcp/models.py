@@ -83,6 +83,8 @@ class WriteOutput(BaseModel):
     conflicts: int = Field(description="Conflicts found among the newly active facts")
     conflicts_to_review: int
     seconds: float
+    stopped: str = Field("done", description="Why the write ended: done, budget (chunks left pending), failures "
+                                             "(some chunks failed; writing it again retries them) or interrupted")
 
 
 class SchemaInfo(BaseModel):

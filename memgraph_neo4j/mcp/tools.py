@@ -87,7 +87,8 @@ class MemoryTools:
         return WriteOutput(space=memory.space, doc_id=document.id, title=document.title, passages=report.passages,
                            passages_new=report.passages_new, facts=report.facts, entities_new=report.entities_new,
                            promoted=report.promoted, activated=report.activated, conflicts=report.conflicts,
-                           conflicts_to_review=report.conflicts_to_review, seconds=round(report.seconds, 3))
+                           conflicts_to_review=report.conflicts_to_review, seconds=round(report.seconds, 3),
+                           stopped=report.stopped)
 
     def get_provenance(
         self,

@@ -116,16 +116,17 @@ def test_some_chunks_failed_exits_3_and_the_report_carries_the_causes(neo4j_conn
         ran = ingest(neo4j_connection, stub, corpus(tmp_path, 2, 2), space, "--json")
         assert ran.returncode == 3, ran.stderr
         report = json.loads(ran.stdout)
-        assert report["extracted"] == 2 and report["failed"] == 2
+        assert report["extracted"] == 2 and report["failed"] == 2 and report["stopped"] == "failures"
         [(error, count)] = report["failed_causes"].items()
         assert "401" in error and count == 2
         lines = ran.stderr.strip().splitlines()
-        assert len(lines) == 1 and lines[0].startswith("warning: 2 of 4 chunks failed: ") and "OPENAI_API_KEY" in lines[0]
+        assert len(lines) == 1 and lines[0].startswith("warning: 2 of 4 chunks failed: ")
+        assert "OPENAI_API_KEY" in lines[0]
         # the failed chunks answered now: the rerun extracts only them and succeeds
         stub.mode = "ok"
         again = ingest(neo4j_connection, stub, tmp_path / "docs", space)
         assert again.returncode == 0, again.stderr
-        assert again.stderr.strip() == ""
+        assert again.stderr.strip() == "" and again.stdout.startswith("done: 4 documents, 4 passages (0 new); ")
     finally:
         delete_space(store, space)
 
@@ -138,5 +139,6 @@ def test_a_run_the_budget_stopped_exits_3(neo4j_connection, store, stub, tmp_pat
         assert ran.returncode == 3, ran.stderr
         [line] = ran.stderr.strip().splitlines()
         assert line.startswith("warning: the budget stopped the run: ") and "left for the next ingest" in line
+        assert ran.stdout.startswith("stopped by the budget: 6 documents, 6 passages (6 new); 2 extracted, ")
     finally:
         delete_space(store, space)

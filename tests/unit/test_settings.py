@@ -22,7 +22,8 @@ def no_memgraph_env(monkeypatch):
 
 def test_without_environment_the_defaults():
     settings = Settings()
-    assert (settings.bolt_port, settings.instance, settings.maven, settings.start_timeout) == (7687, None, "auto", 180.0)
+    assert (settings.bolt_port, settings.instance, settings.maven, settings.start_timeout) == (7687, None, "auto",
+                                                                                                180.0)
     assert isinstance(settings.home, Path) and settings.home.name == "memgraph-neo4j"
     assert settings.explicit == frozenset()
 
@@ -118,7 +119,8 @@ BAD_VALUES = {
     "bolt_port": ("99999", "MEMGRAPH_BOLT_PORT='99999' is not a TCP port: use 1-65535"),
     "http_port": ("0", "MEMGRAPH_HTTP_PORT='0' is not a TCP port: use 1-65535"),
     "heap": ("2gb", "MEMGRAPH_HEAP='2gb' is not a memory size: use digits and k, m, g or t, such as 512m or 2g"),
-    "pagecache": ("-1", "MEMGRAPH_PAGECACHE='-1' is not a memory size: use digits and k, m, g or t, such as 512m or 2g"),
+    "pagecache": ("-1", "MEMGRAPH_PAGECACHE='-1' is not a memory size: use digits and k, m, g or t, such as 512m "
+                  "or 2g"),
     "start_timeout": ("nan", "MEMGRAPH_START_TIMEOUT='nan' is not a timeout: use seconds > 0"),
     "maven": ("bogus", "MEMGRAPH_MAVEN='bogus' is not one of 'auto', 'fetch'"),
     "maven_repository": ("repo1.maven.org", "MEMGRAPH_MAVEN_REPOSITORY='repo1.maven.org' is not a repository URL: "
@@ -127,6 +129,8 @@ BAD_VALUES = {
                  "'.', '-' or '_' (at most 63 characters)"),
     "embedding_dimension": ("0", "MEMGRAPH_EMBEDDING_DIMENSION='0' is not a vector dimension: use an integer >= 1"),
     "llm_model": (" ", "MEMGRAPH_LLM_MODEL=' ' is not a model name: use the name of a chat model"),
+    "llm_timeout": ("0", "MEMGRAPH_LLM_TIMEOUT='0' is not a timeout: use seconds > 0"),
+    "llm_retries": ("-1", "MEMGRAPH_LLM_RETRIES='-1' is not a number of retries: use an integer >= 0"),
     "ppr_engine": ("fast", "MEMGRAPH_PPR_ENGINE='fast' is not one of 'local', 'gds', 'client'"),
     "layer_search": ("vector", "MEMGRAPH_LAYER_SEARCH='vector' is not one of 'local', 'index'"),
 }
