@@ -9,13 +9,12 @@ import json
 from typing import Any
 
 import typer
-from rich.console import Console
 from rich.table import Table
 from rich.text import Text
 
-from memgraph_neo4j.cli.output import fail, missing_space
+from memgraph_neo4j.cli.output import fail, missing_space, stdout_console
 
-out = Console()
+out = stdout_console()
 NO_MODEL = ("categorise needs a chat model: set OPENAI_API_KEY (or OPENAI_BASE_URL for a local OpenAI-compatible "
             "server), or give --base-url or --chat-model")
 

@@ -11,16 +11,15 @@ import os
 from typing import TYPE_CHECKING
 
 import typer
-from rich.console import Console
 from rich.markup import escape
 
-from memgraph_neo4j.cli.output import err, fail
+from memgraph_neo4j.cli.output import err, fail, stdout_console
 
 if TYPE_CHECKING:
     from memgraph_neo4j.config import Settings
     from memgraph_neo4j.demo.scenario import DemoReport
 
-out = Console()
+out = stdout_console()
 
 _MARK = {"resolved": "[green]resolved[/green]", "needs_review": "[yellow]needs review[/yellow]"}
 

@@ -8,11 +8,10 @@ import re
 from pathlib import Path
 
 import typer
-from rich.console import Console
 
-from memgraph_neo4j.cli.output import fail, read_space
+from memgraph_neo4j.cli.output import fail, read_space, stdout_console
 
-out = Console()
+out = stdout_console()
 
 
 def _names(text: str) -> list[str]:

@@ -8,12 +8,12 @@ import time
 import typer
 from rich.console import Console
 
-from memgraph_neo4j.cli.output import fail
+from memgraph_neo4j.cli.output import fail, stdout_console
 
 app = typer.Typer(help="Run a local Neo4j + GDS assembled from Maven Central (no Docker needed).",
                   no_args_is_help=True)
 err = Console(stderr=True)
-out = Console()
+out = stdout_console()
 
 
 def print_status(info: dict) -> None:

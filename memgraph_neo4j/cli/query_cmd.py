@@ -7,18 +7,17 @@ from contextlib import contextmanager
 from typing import TYPE_CHECKING
 
 import typer
-from rich.console import Console
 from rich.markup import escape
 
 from memgraph_neo4j.cli.driver import import_driver
 from memgraph_neo4j.cli.embedder import BackgroundEmbedder, minilm
-from memgraph_neo4j.cli.output import error, fail, missing_space
+from memgraph_neo4j.cli.output import error, fail, missing_space, stdout_console
 from memgraph_neo4j.validation import check_top_k
 
 if TYPE_CHECKING:
     from memgraph_neo4j.api import MemoryGraph
 
-out = Console(emoji=False)  # passage text is data, not ":emoji:" codes (and their table cost ~10 ms of imports)
+out = stdout_console(emoji=False)  # passage text is data, not ":emoji:" codes (and their table cost ~10 ms of imports)
 
 
 ENGINE_HELP = "gds | local | client (default MEMGRAPH_PPR_ENGINE, else gds for one question)"
