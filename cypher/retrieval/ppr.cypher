@@ -3,6 +3,7 @@
 // looked up. When they hold >= k passages (>= m entities) those are the global top k, since every
 // node left out scores lower; otherwise the caller asks again with more candidates. `mass`: the
 // summed score of the kind's nodes among those candidates (all of them when considered < $candidates).
+// Ties go to the lower id, as in the local engine (ppr_all.cypher), except across the cut at $candidates.
 CALL () {
   UNWIND $entity_seeds AS s MATCH (n:Entity {space: $space, id: s[0]}) RETURN n, s[1] AS w
   UNION ALL
@@ -22,7 +23,7 @@ UNWIND best AS b
 WITH size(best) AS considered, gds.util.asNode(b[0]) AS node, b[1] AS score
 WHERE node:Passage OR node:Entity
 WITH considered, node, score, CASE WHEN node:Passage THEN 'passage' ELSE 'entity' END AS kind
-ORDER BY score DESC
+ORDER BY score DESC, node.id
 WITH considered, kind, collect([node, score]) AS ranked, sum(score) AS mass
 WITH considered, kind, mass, size(ranked) AS found, ranked[0..CASE kind WHEN 'passage' THEN $top_k ELSE $top_m END] AS top
 RETURN kind, considered, found, mass,

@@ -15,12 +15,6 @@ from memgraph_neo4j.ingest.readers import Document
 from memgraph_neo4j.mcp.models import Turn
 
 SOURCE = "mcp"
-TITLE_CHARS = 80
-
-
-def _first_line(text: str) -> str:
-    line = next((s.strip() for s in text.splitlines() if s.strip()), "")
-    return line if len(line) <= TITLE_CHARS else line[:TITLE_CHARS - 1].rstrip() + "…"
 
 
 def memory_conversation(turns: Sequence[Turn], title: str | None = None) -> Conversation:
@@ -42,7 +36,9 @@ def memory_input(text: str | None = None, turns: Sequence[Turn] | None = None,
     if text is not None:
         if not text.strip():
             raise ValueError("text is empty: nothing to remember")
-        return Document(title=(title or _first_line(text)).strip(), text=text.strip(), source=SOURCE,
+        # no title unless given, as the API's ingest of a text: the offline extractor reads a passage's title as
+        # one name wherever the text says it, so a first line as title was one entity and its facts were lost
+        return Document(title=(title or "").strip(), text=text.strip(), source=SOURCE,
                         metadata={"kind": "text"}), None
     conversation = memory_conversation(turns, title)
     [document] = build_episodes([conversation]).documents

@@ -76,8 +76,8 @@ class MemoryTools:
         text: Annotated[str | None, Field(description="Text to remember (a note, a document, a message)")] = None,
         turns: Annotated[list[Turn] | None, Field(description="A conversation to remember instead of text: "
                                                               "[{speaker, text, time?}, ...]")] = None,
-        title: Annotated[str | None, Field(description="Title of the document (default: its first line, or "
-                                                       "the conversation's speakers)")] = None,
+        title: Annotated[str | None, Field(description="Title of the document (default: none for a text, "
+                                                       "the conversation's speakers for turns)")] = None,
         space: Space = None,
     ) -> WriteOutput:
         document, conversation = memory_input(text, turns, title)
