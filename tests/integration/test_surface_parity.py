@@ -220,7 +220,6 @@ def test_ask_with_a_model_gives_the_same_answer(api, cli, names, model, chat):
         same_answer(answer_of(cli("ask", question, "--space", names["ref"], "--base-url", model[0])), expected)
 
 
-@pytest.mark.xfail(strict=True, reason="lands with H3: the CLI's ask falls back to an extractive answer")
 def test_ask_without_a_model_gives_the_same_extractive_answer(api, cli, names):
     for question in QUESTIONS:
         expected = answer_of(api.ask(question))
@@ -258,7 +257,6 @@ def test_provenance_agrees(api, mcp, names):
         assert got == expected, fact_id
 
 
-@pytest.mark.xfail(strict=True, reason="lands with H1: ids taken as unique prefixes")
 def test_an_id_prefix_names_the_same_conflict_and_fact(api, cli, mcp, names):
     """The 12 characters the demo prints name the conflict (CLI `conflicts show`) and a fact (MCP
     `get_provenance`) as the full id does through the API."""
@@ -289,7 +287,18 @@ def test_listings_agree(api, cli, names, listing):
     call, command = LISTINGS[listing]
     expected = plain(call(api))
     assert expected or listing == "analytics facts_without_evidence", listing  # that one: there should be none
-    assert cli(*command, "--space", names["ref"]) == expected
+    # GDS sums in parallel: a clustering coefficient may differ in its last bit between two runs
+    assert _rounded(cli(*command, "--space", names["ref"])) == _rounded(expected)
+
+
+def _rounded(value, digits: int = 12):
+    if isinstance(value, float):
+        return round(value, digits)
+    if isinstance(value, dict):
+        return {k: _rounded(v, digits) for k, v in value.items()}
+    if isinstance(value, list):
+        return [_rounded(v, digits) for v in value]
+    return value
 
 
 def test_spaces_agree(api, cli, names):
