@@ -52,9 +52,12 @@ class MemoryTools:
                                                     "expanded), dual (System-1 + the model's walk of the "
                                                     "category hierarchy)")]
         = "memgraphrag",
+        as_of: Annotated[str | None, Field(description="A date or time (e.g. 2023-05-08): the facts valid then "
+                                                       "and the messages said by then (hybrid methods and dual)")]
+        = None,
     ) -> SearchOutput:
         with self.pool.use(space, must_exist=True) as memory:
-            result = memory.search(query, method=method, top_k=top_k)
+            result = memory.search(query, method=method, top_k=top_k, as_of=as_of)
             sources = memory.passage_sources([h.id for h in result.passages])
             facts = memory.provenances([f.id for f in result.facts], passages=EVIDENCE_PER_HIT, chars=0)
         passages = []

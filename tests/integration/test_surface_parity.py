@@ -186,8 +186,8 @@ def test_search_gives_the_same_ranking_with_every_method(api, cli, mcp, names, m
         same_search(results, f"{method}: {question}")
 
 
-def test_search_as_of_gives_the_same_ranking(api, cli, names, model, chat):
-    """`as_of` (hybrid methods and dual) through the API and CLI `--as-of` (MCP's search_memory has none)."""
+def test_search_as_of_gives_the_same_ranking(api, cli, mcp, names, model, chat):
+    """`as_of` (hybrid methods and dual) through the API, CLI `--as-of` and MCP `search_memory(as_of=)`."""
     question = QUESTIONS[1]  # Microsoft's headquarters: Albuquerque, Bellevue, Redmond, each with its years
     seen = {}
     for as_of in ("1980", "2000-01-01"):
@@ -195,7 +195,9 @@ def test_search_as_of_gives_the_same_ranking(api, cli, names, model, chat):
             result = search_of(api.search(question, method=method, top_k=5, as_of=as_of, chat=chat), "api")
             got = cli("query", question, "--space", names["ref"], "--method", method, "--as-of", as_of,
                       OPENAI_BASE_URL=model[0])
-            same_search({"api": result, "cli": search_of(got, "cli")}, f"{method} as of {as_of}")
+            by_mcp = mcp("search_memory", query=question, method=method, top_k=5, as_of=as_of)
+            same_search({"api": result, "cli": search_of(got, "cli"), "mcp": search_of(by_mcp, "mcp")},
+                        f"{method} as of {as_of}")
             seen.setdefault(method, []).append(result)
     assert any(a != b for a, b in seen.values())  # the time reached the search: another time, other facts
 
