@@ -15,6 +15,7 @@ from langchain_core.language_models import BaseChatModel
 from langchain_core.messages import AIMessage, BaseMessage
 from langchain_core.outputs import ChatGeneration, ChatResult
 from pydantic import Field
+from test_guided_extraction import reply  # the scripted extraction reply's JSON
 from test_ingest_exit_codes import stub  # noqa: F401 - the OpenAI-compatible stub server fixture
 
 from memgraph_neo4j.api import MemoryGraph, make_extractor
@@ -37,13 +38,6 @@ ONTOLOGY = Ontology.model_validate({
                   {"name": "works_for", "description": "A person's employer.", "domain": ["Person"],
                    "range": ["Organization"], "temporal": True}],
 })
-
-
-def reply(entities: list[tuple[str, str]], facts: list[tuple[str, str, str, str, str]]) -> str:
-    return json.dumps({
-        "entities": [{"name": n, "type": t} for n, t in entities],
-        "facts": [{"head": h, "relation": r, "tail": t, "head_type": ht, "tail_type": tt} for h, r, t, ht, tt in facts],
-    })
 
 
 class RecordingChat(BaseChatModel):
