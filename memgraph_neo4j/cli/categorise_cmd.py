@@ -19,8 +19,10 @@ NO_MODEL = ("categorise needs a chat model: set OPENAI_API_KEY (or OPENAI_BASE_U
             "server), or give --base-url or --chat-model")
 
 
-def _chat(model: str | None, base_url: str | None, chat_model: str | None, default_model: str) -> Any:
-    """The chat client the options name, else the environment's; the command ends when there is none."""
+def _chat(model: str | None, base_url: str | None, chat_model: str | None, default_model: str,
+          timeout: float | None = None) -> Any:
+    """The chat client the options name, else the environment's; the command ends when there is none.
+    `timeout`: seconds per call of an OpenAI-compatible client (--llm-timeout, MEMGRAPH_LLM_TIMEOUT)."""
     from memgraph_neo4j.llm.chat import LangChainChat, OpenAIChat, chat_from_environment
 
     if chat_model:
@@ -29,8 +31,8 @@ def _chat(model: str | None, base_url: str | None, chat_model: str | None, defau
         found = _load_object(chat_model)
         return found if hasattr(found, "complete_json") else LangChainChat(found)  # a ChatClient, or langchain's
     if model or base_url:
-        return OpenAIChat(model=model or default_model, base_url=base_url)
-    return chat_from_environment(default_model) or fail(NO_MODEL)
+        return OpenAIChat(model=model or default_model, base_url=base_url, **({"timeout": timeout} if timeout else {}))
+    return chat_from_environment(default_model, timeout) or fail(NO_MODEL)
 
 
 def _hierarchy_json(nodes: list) -> list[dict]:
@@ -62,6 +64,8 @@ def categorise(
     base_url: str | None = typer.Option(None, help="OpenAI-compatible endpoint (Ollama, vLLM)"),
     chat_model: str | None = typer.Option(None, help="package.module:object: a langchain-core chat model, a chat "
                                                      "client (llm.ChatClient) or a factory of one"),
+    llm_timeout: float | None = typer.Option(None, "--llm-timeout", min=0.001, help="Seconds the chat model may "
+                                             "take per call (default MEMGRAPH_LLM_TIMEOUT, else the client's)"),
     as_json: bool = typer.Option(False, "--json", help="Machine-readable output"),
 ) -> None:
     """Group the space's entities into categories, layer by layer, with a chat model (System-2's hierarchy)."""
@@ -77,10 +81,13 @@ def categorise(
             memory = MemoryGraph(space=space, store=store, embedder=None, adjudication=False)  # no embedding
             if not memory.exists():
                 fail(missing_space(space))
-            chat = _chat(model, base_url, chat_model, memory.settings.llm_model)
+            chat = _chat(model, base_url, chat_model, memory.settings.llm_model,
+                         llm_timeout or memory.settings.llm_timeout)
             report = memory.categorise(chat=chat, rebuild=rebuild)
             nodes = memory.categories()
-    except (StoreError, ValueError, TimeoutError, openai.OpenAIError, LeaseLost, SpaceDeleting) as exc:
+    except TimeoutError as exc:
+        fail(f"categorise: {exc}: give the model more time with --llm-timeout")
+    except (StoreError, ValueError, openai.OpenAIError, LeaseLost, SpaceDeleting) as exc:
         fail(f"categorise: {exc}")
     if as_json:
         data = dataclasses.asdict(report) | {"usage": report.usage.model_dump(), "categories": _hierarchy_json(nodes)}

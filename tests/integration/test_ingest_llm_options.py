@@ -166,3 +166,22 @@ def test_the_offline_extractor_with_a_chat_model_for_the_adjudication_agents(neo
     assert ran.returncode == 1 and ran.stderr.strip() == (
         "error: --adjudicator model needs a chat model: --extractor openai or langchain, or --model/--base-url (or "
         "set OPENAI_API_KEY or OPENAI_BASE_URL)")
+
+
+def test_categorise_gives_up_on_a_hung_endpoint_after_its_llm_timeout(neo4j_connection, store, minilm, stub, space):
+    """`categorise --llm-timeout 1`: a model that never answers stops the command in seconds with one line."""
+    MemoryGraph(space=space, store=store, embedder=minilm).ingest(
+        "Ada Lovelace was born in London. Charles Babbage was born in London.", progress=False)
+    stub.mode = "hang"
+    env = dict(os.environ, NEO4J_URI=neo4j_connection.uri, NEO4J_USERNAME=neo4j_connection.username,
+               NEO4J_PASSWORD=neo4j_connection.password, NEO4J_DATABASE=neo4j_connection.database,
+               OPENAI_API_KEY="sk-stub", MEMGRAPH_LLM_RETRIES="0")
+    url = f"http://127.0.0.1:{stub.server_address[1]}/v1"
+    began = time.monotonic()
+    ran = subprocess.run([sys.executable, "-m", "memgraph_neo4j.cli.main", "categorise", "--space", space,
+                          "--base-url", url, "--model", "gpt-4o-mini", "--llm-timeout", "1"],
+                         capture_output=True, text=True, env=env, timeout=300)
+    assert time.monotonic() - began < 120  # the client's default is 60 s a call, with retries
+    assert ran.returncode == 1 and stub.called.is_set(), ran.stderr
+    [line] = ran.stderr.strip().splitlines()
+    assert line == "error: categorise: gpt-4o-mini: no answer within 1s: give the model more time with --llm-timeout"
