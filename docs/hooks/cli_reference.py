@@ -5,7 +5,6 @@ from __future__ import annotations
 
 import re
 
-import click
 import typer
 from typer.cli import get_docs_for_click
 
@@ -34,7 +33,7 @@ def markdown() -> str:
     from memgraph_neo4j.cli.main import full_app
 
     command = typer.main.get_command(full_app())
-    docs = get_docs_for_click(obj=command, ctx=click.Context(command, info_name=NAME), name=NAME,
+    docs = get_docs_for_click(obj=command, ctx=typer.Context(command, info_name=NAME), name=NAME,
                               title=f"Command line: `{NAME}`")
     head, _, rest = docs.partition("\n\n")
     return f"{head}\n\n{INTRO}\n{_escaped(rest).strip()}\n"

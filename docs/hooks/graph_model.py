@@ -17,7 +17,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 SNAPSHOT = Path(__file__).resolve().parents[1] / "generated" / "graph-model.md"
-SPACE = "docs_graph_model"
+SPACE = f"docs_graph_model_{os.getpid()}"  # two builds at once on one server keep apart
 CHAT = [  # one session of three messages: Episode passages, their NEXT chain and SPOKEN_BY speakers
     {"conversation": "docs", "session": "1", "speaker": "Ana", "text": "Acme is based in Paris.",
      "time": "2024-01-10T09:00:00Z"},
@@ -80,7 +80,8 @@ def render(nodes: list[dict], relationships: list[dict], server: str) -> str:
     chart += [f"    {ids[start]} -->|{kind}| {ids[end]}" for start, kind, end in sorted(edges)]
     chart.append("```")
     label_rows = ["| labels | nodes | property keys |", "|---|---|---|"]
-    label_rows += [f"| `{_label(list(labels))}` | {entry['nodes']} | {', '.join(f'`{k}`' for k in sorted(entry['keys']))} |"
+    label_rows += [f"| `{_label(list(labels))}` | {entry['nodes']} | "
+                   f"{', '.join(f'`{k}`' for k in sorted(entry['keys']))} |"
                    for labels, entry in sorted(merged.items())]
     edge_rows = ["| relationship | count | property keys |", "|---|---|---|"]
     edge_rows += [f"| `({start})-[:{kind}]->({end})` | {entry['count']} | "

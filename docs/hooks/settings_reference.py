@@ -158,7 +158,8 @@ def markdown() -> str:
         "`OPENAI_BASE_URL` configure the chat model (`MEMGRAPH_LLM_MODEL` names it).",
         _environment_table(),
         "## Configuration objects (Python)",
-        "Passed to `MemoryGraph(config=..., retrieval=..., adjudication=...)`; `RetrievalConfig(seeds=SeedConfig(...))`. "
+        "Passed to `MemoryGraph(config=..., retrieval=..., adjudication=...)`; "
+        "`RetrievalConfig(seeds=SeedConfig(...))`. "
         "No environment variable sets them, except where `Settings` chooses (`ppr_engine`, `layer_search`).",
         *[_config_table(name) for name in CONFIGS],
     ]) + "\n"
