@@ -74,7 +74,7 @@ def _settings_table() -> str:
     rows = ["| setting | environment variable | default | type | what |", "|---|---|---|---|---|"]
     for f in dataclasses.fields(config.Settings):
         rows.append(f"| `{f.name}` | `{config.ENV_PREFIX}{f.name.upper()}` | {_cell(_default(f))} | "
-                    f"`{_cell(_kind(kinds[f.name]))}` | {_cell(notes.get(f.name, ''))} |")
+                    f"`{_kind(kinds[f.name])}` | {_cell(notes.get(f.name, ''))} |")  # a code span keeps its |
     return "\n".join(rows)
 
 
