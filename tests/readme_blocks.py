@@ -1,6 +1,6 @@
-"""The ```python blocks of README.md, and the names each one uses without importing or defining them
-(tests/unit/test_readme_snippets.py checks every block, tests/integration/test_readme_snippets.py runs
-those that need no model)."""
+"""The fenced blocks of README.md and of the docs site's pages (docs/**/*.md), and the names a ```python block
+uses without importing or defining them (tests/unit/test_readme_snippets.py checks every block,
+tests/integration/test_readme_snippets.py runs those that need no model)."""
 
 from __future__ import annotations
 
@@ -10,23 +10,34 @@ import re
 from dataclasses import dataclass
 from pathlib import Path
 
-README = Path(__file__).resolve().parents[1] / "README.md"
+ROOT = Path(__file__).resolve().parents[1]
+README = ROOT / "README.md"
+DOCS = ROOT / "docs"
+NOT_PAGES = ("hooks", "generated")  # docs/ folders that hold no page (mkdocs.yml exclude_docs)
 _FENCE = re.compile(r"^```(\w*)\s*$")
 
 
 @dataclass(frozen=True)
 class Block:
-    line: int  # of the first code line in README.md
+    line: int  # of the first code line in its file
     language: str
     code: str
+    path: Path = README
 
     @property
     def where(self) -> str:
-        return f"README.md:{self.line}"
+        return f"{self.path.relative_to(ROOT).as_posix()}:{self.line}"
 
 
-def blocks(language: str | None = "python", path: Path = README) -> list[Block]:
-    """The fenced blocks of `language` (None: all), in file order."""
+def pages() -> list[Path]:
+    """README.md, then every page of the docs site, in path order."""
+    return [README] + sorted(p for p in DOCS.rglob("*.md") if p.relative_to(DOCS).parts[0] not in NOT_PAGES)
+
+
+def blocks(language: str | None = "python", path: Path | None = None) -> list[Block]:
+    """The fenced blocks of `language` (None: all), in file order, of `path` (None: README.md and the docs)."""
+    if path is None:
+        return [block for page in pages() for block in blocks(language, page)]
     found, lines = [], path.read_text(encoding="utf-8").splitlines()
     i = 0
     while i < len(lines):
@@ -36,7 +47,7 @@ def blocks(language: str | None = "python", path: Path = README) -> list[Block]:
             continue
         end = next((j for j in range(i + 1, len(lines)) if lines[j].startswith("```")), len(lines))
         if language is None or opened.group(1) == language:
-            found.append(Block(i + 2, opened.group(1), "\n".join(lines[i + 1:end]) + "\n"))
+            found.append(Block(i + 2, opened.group(1), "\n".join(lines[i + 1:end]) + "\n", path))
         i = end + 1
     return found
 

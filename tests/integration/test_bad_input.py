@@ -2,7 +2,7 @@
 still there, once (node ids per label set and relationship counts compared before and after).
 
 The model-output, Cypher-syntax, embedding, query, unicode and space cases are in test_bad_input_model.py;
-the README's "What bad input gets" table lists them all.
+docs/troubleshooting.md's "What bad input gets" table lists them all.
 """
 
 from __future__ import annotations

@@ -1,6 +1,7 @@
-"""The README's ```python blocks that need no model run as pasted against the test instance: each in a
-fresh namespace, in a temporary folder, on a test space (their `space="..."` replaced) that holds a few
-documents, with the README's own chat example as `chat.jsonl`. The blocks that name a model (OpenAI,
+"""The ```python blocks of the README and of the docs (docs/**/*.md) that need no model run as pasted against
+the test instance: each in a fresh namespace, in a temporary folder, on a test space (their `space="..."`
+replaced) that holds a few documents, with the docs' own chat example (guides/conversations.md) as
+`chat.jsonl` and the packaged ontology as `my_ontology.yaml`. The blocks that name a model (OpenAI,
 langchain) are only checked for their names (tests/unit/test_readme_snippets.py)."""
 
 from __future__ import annotations
@@ -11,6 +12,7 @@ import re
 from readme_blocks import blocks
 
 from memgraph_neo4j.api import MemoryGraph
+from memgraph_neo4j.memory.ontology import default_ontology_path
 
 NEEDS_A_MODEL = re.compile(r"[Oo]pen[Aa][Ii]|[Ll]ang[Cc]hain|Chat\b|chat=|model=")
 TEXTS = ["Isaac Newton was born in Woolsthorpe in 1643. He studied at Trinity College, Cambridge.",
@@ -19,7 +21,7 @@ TEXTS = ["Isaac Newton was born in Woolsthorpe in 1643. He studied at Trinity Co
 
 
 def _chat_example() -> str:
-    """The JSON-lines chat format as the README shows it."""
+    """The JSON-lines chat format as the docs show it."""
     lines = [line for b in blocks("json") for line in b.code.splitlines() if '"speaker"' in line]
     assert lines and all(json.loads(line)["text"] for line in lines)
     return "\n".join(lines) + "\n"
@@ -34,6 +36,7 @@ def test_the_blocks_without_a_model_run_as_pasted(neo4j_connection, store, space
         monkeypatch.delenv(name, raising=False)
     monkeypatch.chdir(tmp_path)
     (tmp_path / "chat.jsonl").write_text(_chat_example())
+    (tmp_path / "my_ontology.yaml").write_text(default_ontology_path().read_text())  # docs/ontology.md loads it
     MemoryGraph(space=space, store=store, embedder=minilm).ingest(TEXTS, progress=False)
     ran = []
     for block in blocks():
@@ -48,5 +51,6 @@ def test_the_blocks_without_a_model_run_as_pasted(neo4j_connection, store, space
                 if isinstance(value, MemoryGraph):
                     value.close()
         ran.append(block.where)
-    assert len(ran) >= 4, ran  # documents, conflicts, conversations, analytics
+    assert len(ran) >= 8, ran  # README tour, getting started, documents, conflicts, conversations, analytics...
+    assert any(where.startswith("README.md") for where in ran), ran
     assert (tmp_path / "mine.jsonl").stat().st_size > 0  # the export block wrote its file

@@ -1,8 +1,8 @@
 """One input, one result, whichever surface it goes through: the Python API (`MemoryGraph`), the CLI (`--json`,
 run in process with typer's CliRunner: the real commands, options and output) and MCP (`memgraph-neo4j mcp`
 as its own process on stdio, driven by the SDK's client: one session for the module). Every operation that
-more than one surface offers is compared (the README's "Surfaces" table lists who offers what) on the demo
-corpus: a contradiction to review, a temporal change and a granularity pair resolved offline, a merged
+more than one surface offers is compared (the "Surfaces" table of docs/guides/mcp.md lists who offers what)
+on the demo corpus: a contradiction to review, a temporal change and a granularity pair resolved offline, a merged
 duplicate. A stub OpenAI-compatible model answers `ask`, builds the category hierarchy and selects for dual
 search, the same way whichever surface asks it.
 

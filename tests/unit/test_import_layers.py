@@ -1,4 +1,4 @@
-"""The package's layers import only downwards (README, "Architecture"): a lower layer never imports a
+"""The package's layers import only downwards (docs/architecture.md): a lower layer never imports a
 higher one, not even lazily inside a function. Parsed from the source, so it holds for every module."""
 
 from __future__ import annotations

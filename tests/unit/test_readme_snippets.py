@@ -1,17 +1,33 @@
-"""Every ```python block of README.md works as pasted: it compiles, and every name it uses is imported or
-defined in the block itself (a snippet used `LangChainChat` without its import, others a `memory` made
-elsewhere). Run for real: tests/integration/test_readme_snippets.py."""
+"""Every ```python block of README.md and of the docs site (docs/**/*.md) works as pasted: it compiles, and
+every name it uses is imported or defined in the block itself (a snippet used `LangChainChat` without its
+import, others a `memory` made elsewhere). Run for real: tests/integration/test_readme_snippets.py. The
+README stays a ten-minute read: at most 200 lines, the rest is in docs/."""
 
 from __future__ import annotations
 
+import re
+
 import pytest
-from readme_blocks import blocks, undefined_names
+from readme_blocks import DOCS, README, blocks, pages, undefined_names
 
 BLOCKS = blocks()
+README_MAX_LINES = 200
 
 
-def test_the_readme_has_python_blocks():
-    assert len(BLOCKS) >= 5
+def test_the_readme_and_the_docs_have_python_blocks():
+    assert len(blocks(path=README)) >= 1
+    assert len([b for b in BLOCKS if b.path != README]) >= 8  # getting started, guides, concepts, reference
+
+
+def test_the_readme_is_at_most_200_lines():
+    lines = len(README.read_text(encoding="utf-8").splitlines())
+    assert lines <= README_MAX_LINES, f"README.md has {lines} lines: move the rest into docs/"
+
+
+def test_the_docs_pages_are_read():
+    read = {p.relative_to(DOCS).as_posix() for p in pages() if p != README}
+    assert {"index.md", "getting-started.md", "guides/conversations.md", "troubleshooting.md"} <= read
+    assert not any(p.startswith(("hooks/", "generated/")) for p in read)
 
 
 @pytest.mark.parametrize("block", BLOCKS, ids=[b.where for b in BLOCKS])
@@ -38,3 +54,12 @@ def test_the_check_finds_names_without_a_definition(code, missing):
 def test_a_block_that_does_not_compile_is_reported():
     with pytest.raises(SyntaxError):
         undefined_names("memory.search('x'\n")
+
+
+def test_the_readme_links_resolve():
+    """The README's links into docs/ (GitHub shows them as files; the site checks its own with --strict)."""
+    text = README.read_text(encoding="utf-8")
+    targets = [t for t in re.findall(r"\]\(([^)#\s]+)(?:#[^)]*)?\)", text) if "://" not in t]
+    assert len(targets) >= 10
+    missing = [t for t in targets if not (README.parent / t).is_file()]
+    assert missing == [], f"README.md links to files that do not exist: {missing}"
