@@ -18,7 +18,7 @@ from memgraph_neo4j.cli import conversation_cmd as chat
 from memgraph_neo4j.cli.output import fail, read_space, stdout_console, warning
 
 out = stdout_console()
-EXIT_PARTIAL = 3  # some chunks failed or the budget stopped the run (README: Exit codes)
+EXIT_PARTIAL = 3  # some chunks failed or the budget stopped the run (docs/guides/ingest.md: Exit codes)
 # " 401": the status as a message gives it ("Error code: 401"), not a port such as 127.0.0.1:38401
 HINTS = ((" 401", "check OPENAI_API_KEY"), ("AuthenticationError", "check OPENAI_API_KEY"),
          ("PermissionDeniedError", "check OPENAI_API_KEY"), ("not OpenAI-compatible", "check --base-url"),
