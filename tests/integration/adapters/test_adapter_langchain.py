@@ -133,12 +133,17 @@ def test_an_agent_writes_text_and_turns_then_recalls_them(blank):
             {"name": "write_memory", "args": {"text": "x", "turns": [{"speaker": "user", "text": "y"}]},
              "id": "both"},
             {"name": "get_provenance", "args": {"fact_id": "ffffffff"}, "id": "unknown"}])
-        yield AIMessage("", tool_calls=[{"name": "search_memory", "args": {"query": "Where does Grace Hopper live?"},
-                                         "id": "s"}])
+        yield AIMessage("", tool_calls=[
+            {"name": "search_memory", "args": {"query": "Where does Grace Hopper live?"}, "id": "s"},
+            {"name": "search_memory", "args": {"query": "Where does Grace Hopper live?", "as_of": "2024-04-01"},
+             "id": "before"}])
         yield AIMessage("done")
 
     messages = run_agent(GenericFakeChatModel(messages=replies()), tools, "Remember this.")
-    tea, family, both, unknown, found = (m for m in messages if isinstance(m, ToolMessage))
+    tea, family, both, unknown, found, before = (m for m in messages if isinstance(m, ToolMessage))
+    # as of April, nothing about Grace had been said yet (the message is of May)
+    assert before.artifact and all(d.metadata["as_of"] == "2024-04-01" for d in before.artifact)
+    assert "Arlington" not in before.content
     assert tea.artifact["title"] == "Tea" and tea.artifact["passages_new"] == 1 and tea.artifact["facts"] == 1
     assert [d.title for d in blank.documents() if d.source == "langchain"] == ["Tea"]
     assert family.artifact["title"] == "family" and family.artifact["passages_new"] == 1
