@@ -333,18 +333,20 @@ class MemoryGraph:
 
         return ProvenanceRepository(self.store, self.space).facts(list(fact_ids), passages, chars)
 
-    def passage_sources(self, passage_ids: Iterable[str]) -> dict[str, PassageSource]:
-        """The document of each passage, by passage id."""
+    def passage_sources(self, passage_ids: Iterable[str], facts: int = 0) -> dict[str, PassageSource]:
+        """The document of each passage, by passage id; with `facts`, up to that many facts it evidences (any state,
+        active first) with their conflicts: the verdicts proposed or applied, the other facts (PassageFact)."""
         from memgraph_neo4j.repository.provenance import ProvenanceRepository
 
-        return ProvenanceRepository(self.store, self.space).passages(list(passage_ids))
+        return ProvenanceRepository(self.store, self.space).passages(list(passage_ids), facts)
 
     # ----- documents, spaces, export ---------------------------------------------------------
-    def documents(self, limit: int | None = None, skip: int = 0) -> list[DocumentSummary]:
-        """The space's documents in ingest order: id, title, source, passages, facts, when ingested."""
+    def documents(self, limit: int | None = None, skip: int = 0, source: str | None = None) -> list[DocumentSummary]:
+        """The space's documents in ingest order: id, title, source, passages, facts, when ingested. With `source`: only
+        those whose source starts with it, each with the metadata it was ingested with (SourcedDocument)."""
         from memgraph_neo4j.repository.documents import DocumentRepository
 
-        return DocumentRepository(self.store, self.space).list(limit, skip)[1]
+        return DocumentRepository(self.store, self.space).list(limit, skip, source)[1]
 
     @leased
     def retract(self, doc_ids: str | Iterable[str]) -> RetractionReport:

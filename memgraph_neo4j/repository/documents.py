@@ -14,7 +14,9 @@ reader can see is what the copies at that version hold, and they follow a retrac
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+import json
+from dataclasses import dataclass, field
+from typing import Any
 
 from memgraph_neo4j.contracts import ConflictStatus, FactState, SchemaState, supporting
 from memgraph_neo4j.repository.base import BATCH, Repository
@@ -49,6 +51,13 @@ class DocumentSummary:
     ingested_at: str | None
 
 
+@dataclass(frozen=True, slots=True)
+class SourcedDocument(DocumentSummary):
+    """A document listed by its source, with the metadata it was ingested with (ingest/document.Document)."""
+
+    metadata: dict[str, Any] = field(default_factory=dict)
+
+
 def list_spaces(store: GraphStore) -> list[SpaceSummary]:
     """Every memory space of the database, by name."""
     spaces = []
@@ -72,15 +81,21 @@ class DocumentRepository(Repository):
     version = 0  # the memory version the retraction's last stamped transaction made
 
     # ----- listing -----------------------------------------------------------------------------
-    def list(self, limit: int | None = None, skip: int = 0) -> tuple[int, list[DocumentSummary]]:
-        """(documents in the space, the page of them from `skip` in ingest order; `limit` None: all)."""
+    def list(self, limit: int | None = None, skip: int = 0,
+             source: str | None = None) -> tuple[int, list[DocumentSummary]]:
+        """(documents in the space, the page of them from `skip` in ingest order; `limit` None: all). With
+        `source`: only those whose source starts with it, as SourcedDocuments (their metadata too)."""
         rows = self.store.read("admin/list_documents", space=self.space, skip=skip,
-                               limit=ALL if limit is None else limit)
-        total = rows[0]["total"] if rows else self.count()
-        return total, [DocumentSummary(**{k: v for k, v in r.items() if k != "total"}) for r in rows]
+                               limit=ALL if limit is None else limit, source=source)
+        total = rows[0]["total"] if rows else self.count(source)
+        if source is None:
+            return total, [DocumentSummary(**{k: v for k, v in r.items() if k not in ("total", "metadata")})
+                           for r in rows]
+        return total, [SourcedDocument(**{k: v for k, v in r.items() if k not in ("total", "metadata")},
+                                       metadata=json.loads(r["metadata"]) if r["metadata"] else {}) for r in rows]
 
-    def count(self) -> int:
-        rows = self.store.read("admin/list_documents", space=self.space, skip=0, limit=1)
+    def count(self, source: str | None = None) -> int:
+        rows = self.store.read("admin/list_documents", space=self.space, skip=0, limit=1, source=source)
         return rows[0]["total"] if rows else 0
 
     # ----- retraction, in the order memory/retract.py runs it ----------------------------------

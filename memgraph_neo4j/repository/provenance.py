@@ -7,6 +7,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
+from memgraph_neo4j.contracts import FactState
 from memgraph_neo4j.repository.base import Repository
 
 
@@ -21,6 +22,25 @@ class PassageSource:
     source: str | None
     index: int | None = None
     text: str | None = None  # evidence only, cut to the requested length
+    facts: tuple[PassageFact, ...] = ()  # the facts it evidences, when asked for (ProvenanceRepository.passages)
+
+
+@dataclass(frozen=True, slots=True)
+class PassageFact:
+    """A fact a passage evidences, in any state, with the conflicts it is in: each conflict's id, type, status,
+    the verdict proposed for this fact (`proposed`, `applied`) and its other facts (id, text, state, proposed,
+    applied): what a retrieved passage carries into the framework adapters."""
+
+    id: str
+    text: str
+    state: str  # pending | active | discarded | superseded | contradicted
+    relation: str
+    head: str
+    tail: str
+    time: str | None = None
+    valid_at: str | None = None  # conversation memory: when it started and stopped holding
+    invalid_at: str | None = None
+    conflicts: tuple[dict[str, Any], ...] = ()
 
 
 @dataclass(frozen=True, slots=True)
@@ -66,7 +86,14 @@ class ProvenanceRepository(Repository):
             qualifiers={k: r[k] for k in ("valid_from", "valid_to", "ordinal") if r[k] is not None})
             for r in rows}
 
-    def passages(self, ids: Sequence[str]) -> dict[str, PassageSource]:
-        rows = self.store.read("retrieval/passage_sources", space=self.space, ids=list(dict.fromkeys(ids)))
-        return {r["id"]: PassageSource(r["id"], r["title"], r["doc_id"], r["doc_title"], r["source"], r["index"])
-                for r in rows}
+    def passages(self, ids: Sequence[str], facts: int = 0) -> dict[str, PassageSource]:
+        """The document of each passage; with `facts` > 0, also up to that many facts it evidences (active
+        first) with their conflicts (cypher/retrieval/passage_facts)."""
+        ids = list(dict.fromkeys(ids))
+        rows = self.store.read("retrieval/passage_sources", space=self.space, ids=ids)
+        evidenced = {r["id"]: tuple(PassageFact(**{**f, "conflicts": tuple(f["conflicts"])}) for f in r["facts"])
+                     for r in self.store.read("retrieval/passage_facts", space=self.space, ids=ids, facts=facts,
+                                              active=str(FactState.ACTIVE), pending=str(FactState.PENDING))
+                     } if facts > 0 else {}
+        return {r["id"]: PassageSource(r["id"], r["title"], r["doc_id"], r["doc_title"], r["source"], r["index"],
+                                       facts=evidenced.get(r["id"], ())) for r in rows}

@@ -21,6 +21,7 @@ LAYERS = {
     "api": 8,
     "evaluation": 9,
     "mcp": 10,  # the MCP server, on the facade
+    "adapters": 10,  # LangChain, LangGraph, neo4j-graphrag and LlamaIndex, on the facade
     "demo": 10,  # the shipped corpus and the demo run (facade, graph health)
     "cli": 11,  # `memgraph-neo4j mcp` starts the MCP server
 }
