@@ -1,6 +1,6 @@
 """The fenced blocks of README.md and of the docs site's pages (docs/**/*.md), and the names a ```python block
 uses without importing or defining them (tests/unit/test_readme_snippets.py checks every block,
-tests/integration/test_readme_snippets.py runs those that need no model)."""
+tests/integration/test_doc_snippets_run.py runs those that need no model)."""
 
 from __future__ import annotations
 
@@ -64,12 +64,31 @@ def _bound(node: ast.AST) -> list[tuple[str, int]]:
         return [(node.arg, node.lineno)]
     if isinstance(node, ast.ExceptHandler) and node.name:
         return [(node.name, node.lineno)]
+    if isinstance(node, (ast.ListComp, ast.SetComp, ast.GeneratorExp, ast.DictComp)):
+        # a comprehension's targets are bound from its first line on (its element may stand above its `for`)
+        return [(n.id, node.lineno) for g in node.generators for n in ast.walk(g.target) if isinstance(n, ast.Name)]
     return []
 
 
-def undefined_names(code: str, filename: str = "<block>") -> list[str]:
-    """Names loaded but never imported, defined or assigned at or before their line, and not builtins,
-    as "name (line N)" at their first use, in line order. SyntaxError when the code does not compile."""
+SESSION = "<!-- blocks: one session -->"  # a page whose python blocks run in order in one namespace
+
+
+def bound_names(code: str) -> set[str]:
+    """Every name the code binds anywhere (what a later block of a one-session page may use)."""
+    return {name for node in ast.walk(ast.parse(code)) for name, _ in _bound(node)}
+
+
+def earlier_names(block: Block) -> set[str]:
+    """The names bound by the python blocks above `block` on its page, when the page says its blocks run as
+    one session (SESSION), else none."""
+    if SESSION not in block.path.read_text(encoding="utf-8"):
+        return set()
+    return {name for b in blocks("python", block.path) if b.line < block.line for name in bound_names(b.code)}
+
+
+def undefined_names(code: str, filename: str = "<block>", known: set[str] | frozenset[str] = frozenset()) -> list[str]:
+    """Names loaded but never imported, defined or assigned at or before their line, and not builtins nor
+    `known`, as "name (line N)" at their first use, in line order. SyntaxError when the code does not compile."""
     compile(code, filename, "exec")
     tree = ast.parse(code, filename)
     first: dict[str, int] = {}
@@ -78,7 +97,8 @@ def undefined_names(code: str, filename: str = "<block>") -> list[str]:
             first[name] = min(line, first.get(name, line))
     missing: dict[str, int] = {}
     for node in ast.walk(tree):
-        if isinstance(node, ast.Name) and isinstance(node.ctx, ast.Load) and not hasattr(builtins, node.id):
+        if (isinstance(node, ast.Name) and isinstance(node.ctx, ast.Load) and not hasattr(builtins, node.id)
+                and node.id not in known):
             if first.get(node.id, node.lineno + 1) > node.lineno:
                 missing[node.id] = min(node.lineno, missing.get(node.id, node.lineno))
     return [f"{name} (line {line})" for name, line in sorted(missing.items(), key=lambda item: item[1])]

@@ -1,6 +1,6 @@
 """Every ```python block of README.md and of the docs site (docs/**/*.md) works as pasted: it compiles, and
 every name it uses is imported or defined in the block itself (a snippet used `LangChainChat` without its
-import, others a `memory` made elsewhere). Run for real: tests/integration/test_readme_snippets.py. The
+import, others a `memory` made elsewhere). Run for real: tests/integration/test_doc_snippets_run.py. The
 README stays a ten-minute read: at most 200 lines, the rest is in docs/."""
 
 from __future__ import annotations
@@ -8,7 +8,7 @@ from __future__ import annotations
 import re
 
 import pytest
-from readme_blocks import DOCS, README, blocks, pages, undefined_names
+from readme_blocks import DOCS, README, blocks, earlier_names, pages, undefined_names
 
 BLOCKS = blocks()
 README_MAX_LINES = 200
@@ -33,7 +33,7 @@ def test_the_docs_pages_are_read():
 @pytest.mark.parametrize("block", BLOCKS, ids=[b.where for b in BLOCKS])
 def test_a_block_imports_or_defines_every_name_it_uses(block):
     try:
-        missing = undefined_names(block.code, block.where)
+        missing = undefined_names(block.code, block.where, earlier_names(block))
     except SyntaxError as exc:
         pytest.fail(f"{block.where}: does not compile: {exc}")
     assert missing == [], f"{block.where}: used but never imported or defined in the block: {', '.join(missing)}"
@@ -43,6 +43,7 @@ def test_a_block_imports_or_defines_every_name_it_uses(block):
     ("answer = memory.ask('x', chat=LangChainChat(model))\n", ["memory (line 1)", "LangChainChat (line 1)",
                                                                "model (line 1)"]),
     ("print(x)\nx = 1\n", ["x (line 1)"]),  # used before it is assigned
+    ("print([\n    i\n    for i in range(3)])\n", []),  # a comprehension's element above its `for`
     ("import os.path\nfrom a import b as c\nwith open(os.sep) as f:\n    c(f, [y for y in range(3)])\n", []),
     ("def f(a, *rest, k=1):\n    return a, rest, k, f\nfor i, j in []:\n    pass\ntry:\n    f(i, j)\n"
      "except ValueError as exc:\n    raise exc\n", []),

@@ -2,14 +2,15 @@
 the test instance: each in a fresh namespace, in a temporary folder, on a test space (their `space="..."`
 replaced) that holds a few documents, with the docs' own chat example (guides/conversations.md) as
 `chat.jsonl` and the packaged ontology as `my_ontology.yaml`. The blocks that name a model (OpenAI,
-langchain) are only checked for their names (tests/unit/test_readme_snippets.py)."""
+langchain) are only checked for their names (tests/unit/test_readme_snippets.py); a page whose blocks run as one
+session is run by its own test."""
 
 from __future__ import annotations
 
 import json
 import re
 
-from readme_blocks import blocks
+from readme_blocks import SESSION, blocks
 
 from memgraph_neo4j.api import MemoryGraph
 from memgraph_neo4j.memory.ontology import default_ontology_path
@@ -40,8 +41,8 @@ def test_the_blocks_without_a_model_run_as_pasted(neo4j_connection, store, space
     MemoryGraph(space=space, store=store, embedder=minilm).ingest(TEXTS, progress=False)
     ran = []
     for block in blocks():
-        if NEEDS_A_MODEL.search(block.code):
-            continue
+        if NEEDS_A_MODEL.search(block.code) or SESSION in block.path.read_text(encoding="utf-8"):
+            continue  # a one-session page runs in its own test (guides/adapters.md: adapters/test_adapter_docs.py)
         code = re.sub(r'space="[^"]*"', f'space="{space}"', block.code)
         namespace: dict = {"__name__": "__readme__"}
         try:
