@@ -68,6 +68,7 @@ def full_app() -> typer.Typer:
     app.command()(query_cmd.query)
     app.command()(query_cmd.ask)
     app.command()(facts_cmd.facts)
+    app.command()(facts_cmd.provenance)
     app.command()(categorise_cmd.categorise)
     app.command()(categorise_cmd.categories)
     app.command("eval")(eval_cmd.eval_command)

@@ -246,9 +246,9 @@ def test_conflicts_list_and_show_agree(api, cli, mcp, names):
         assert conflict_of(conflict) == expected
 
 
-def test_provenance_agrees(api, mcp, names):
-    """API `provenance(id)` and MCP `get_provenance` (the CLI has none): the facts of every conflict, and the
-    facts a search seeded from."""
+def test_provenance_agrees(api, cli, mcp, names):
+    """API `provenance(id)`, CLI `provenance ID --json` and MCP `get_provenance`: the facts of every conflict, and
+    the facts a search seeded from."""
     fact_ids = {f["id"] for c in api.conflicts.list() for f in api.conflicts.show(c.id).facts}
     fact_ids |= {f.id for q in QUESTIONS for f in api.search(q).facts}
     assert len(fact_ids) >= 8
@@ -257,6 +257,8 @@ def test_provenance_agrees(api, mcp, names):
         assert expected["evidence"], fact_id
         got = provenance_of(mcp("get_provenance", fact_id=fact_id, passages=10, space=names["ref"]), "mcp")
         assert got == expected, fact_id
+        by_cli = cli("provenance", fact_id[:12], "--passages", "10", "--space", names["ref"])
+        assert provenance_of(by_cli, "cli") == expected, fact_id
 
 
 def test_an_id_prefix_names_the_same_conflict_and_fact(api, cli, mcp, names):
@@ -277,6 +279,8 @@ LISTINGS = {  # API call on the reference space -> the CLI command that prints t
                   ["documents", "list", "--limit", "0"]),
     "categories": (lambda m: m.categories(), ["categories"]),
     "facts": (lambda m: m.facts(), ["facts"]),
+    "facts of an entity": (lambda m: m.facts(entity_ids=[m.entity_ids(["Microsoft"])["Microsoft"]]),
+                           ["facts", "--entity", "Microsoft"]),
     **{f"facts as of {when}": (lambda m, when=when: m.facts(as_of=when), ["facts", "--as-of", when])
        for when in ("1980", "1990-06-01")},
     **{f"analytics {name}": (lambda m, name=name: m.analytics(name), ["analytics", name]) for name in QUERIES},
