@@ -43,6 +43,16 @@ def check_adjudicator(mode: Any) -> None:
                          "when ingest has one, else the offline rules)")
 
 
+def check_text_or_turns(text: str | None, turns: Any) -> None:
+    """One write is one document: exactly one of a text and turns (MCP write_memory, the LangChain tool); an
+    empty text is refused."""
+    if (text is None) == (not turns):
+        raise ValueError("give text or turns, not both: one write is one document" if text is not None
+                         else "give text, or turns (a list of {speaker, text, time?})")
+    if text is not None and not text.strip():
+        raise ValueError("text is empty: nothing to remember")
+
+
 def check_space(space: Any) -> None:
     """A space name is data in every statement, but also part of projection names: letters, digits, - and _; at
     most MAX_SPACE_CHARS, as it shares every index entry with a key (memory/normalize.MAX_INDEX_KEY_BYTES)."""

@@ -13,6 +13,7 @@ from typing import Any, Literal
 from pydantic import BaseModel, ConfigDict, Field
 
 from memgraph_neo4j.adapters.recall import FACTS_PER_PASSAGE, Recalled, recall
+from memgraph_neo4j.validation import check_text_or_turns
 
 try:
     from langchain_core.callbacks import CallbackManagerForRetrieverRun
@@ -140,15 +141,13 @@ def memory_tools(memory: Any, method: str = "memgraphrag", as_of_method: str = "
 
 def write(memory: Any, text: str | None, turns: list[Turn] | list[dict] | None, title: str | None) -> dict:
     """A text as one document (source "langchain"), or turns as one conversation of episodes: the write's report."""
-    if (text is None) == (not turns):
-        raise ValueError("give text or turns, not both: one write is one document" if text is not None
-                         else "give text, or turns (a list of {speaker, text, time?})")
+    check_text_or_turns(text, turns)
     if text is not None:
-        if not text.strip():
-            raise ValueError("text is empty: nothing to remember")
         from memgraph_neo4j.ingest.document import Document as MemoryDocument  # the facade's input type
 
-        title = (title or text.strip().splitlines()[0][:80]).strip()
+        # no title unless given, as MCP's write_memory: the offline extractor reads a passage's title as one name
+        # wherever the text says it, so a first line as title lost that line's facts (the parity test found it)
+        title = (title or "").strip()
         document = MemoryDocument(title=title, text=text.strip(), source=SOURCE)
         report = memory.ingest([document], progress=False)
         doc_id = document.id

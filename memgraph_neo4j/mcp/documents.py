@@ -13,6 +13,7 @@ from collections.abc import Sequence
 from memgraph_neo4j.ingest.episodes import Conversation, build_episodes, conversations_of_records
 from memgraph_neo4j.ingest.readers import Document
 from memgraph_neo4j.mcp.models import Turn
+from memgraph_neo4j.validation import check_text_or_turns
 
 SOURCE = "mcp"
 
@@ -30,12 +31,8 @@ def memory_input(text: str | None = None, turns: Sequence[Turn] | None = None,
                  title: str | None = None) -> tuple[Document, Conversation | None]:
     """Exactly one of `text` and `turns`; a ValueError says what is missing or doubled. The document written
     (for turns: the conversation's one session), and the conversation (None for a text)."""
-    if (text is None) == (not turns):
-        raise ValueError("give text or turns, not both: one write is one document" if text is not None
-                         else "give text, or turns (a list of {speaker, text, time?})")
+    check_text_or_turns(text, turns)
     if text is not None:
-        if not text.strip():
-            raise ValueError("text is empty: nothing to remember")
         # no title unless given, as the API's ingest of a text: the offline extractor reads a passage's title as
         # one name wherever the text says it, so a first line as title was one entity and its facts were lost
         return Document(title=(title or "").strip(), text=text.strip(), source=SOURCE,

@@ -174,3 +174,26 @@ def test_a_resolved_conflict_comes_with_its_verdicts(blank):
 def cambridge_context(memory) -> str:
     [searched] = [t for t in memory_tools(memory, method="bm25") if t.name == "search_memory"]
     return searched.invoke({"query": "Isaac Newton born Cambridge", "top_k": 1})
+
+
+def test_an_untitled_text_keeps_the_facts_of_its_first_line(store, minilm):
+    """The tool gives a text no title unless asked, as MCP's write_memory and the API's ingest: with the offline
+    extractor, a first line as title was read as one name wherever the text says it, and that line's facts were
+    lost (0 facts from this note)."""
+    from adapter_memory import drop_space, new_space
+
+    from memgraph_neo4j.api import MemoryGraph
+
+    spaces = new_space(), new_space()
+    try:
+        by_tool, by_api = (MemoryGraph(space=s, store=store, embedder=minilm) for s in spaces)  # offline extractor
+        note = "Grace Hopper was born in New York in 1906. She worked at Harvard University."
+        tools = {t.name: t for t in memory_tools(by_tool)}
+        written = tools["write_memory"].invoke({"type": "tool_call", "name": "write_memory", "args": {"text": note},
+                                               "id": "n"})
+        expected = by_api.ingest(note, progress=False)
+        assert written.artifact["title"] == "" and written.artifact["facts"] == expected.facts >= 2
+        assert any(f.head == "Grace Hopper" and f.tail == "New York" for f in by_tool.facts())
+    finally:
+        for space in spaces:
+            drop_space(store, space)
