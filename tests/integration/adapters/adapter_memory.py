@@ -14,7 +14,8 @@ import re
 import uuid
 from datetime import UTC, datetime
 
-from memgraph_neo4j.contracts import ExtractedEntity, ExtractedFact, Extraction, ExtractionOutcome, Usage
+from marker_script import MarkerScript
+
 from memgraph_neo4j.ingest.document import Document
 from memgraph_neo4j.ingest.episodes import Conversation, Message, Session
 from memgraph_neo4j.memory.ontology import load_ontology
@@ -44,25 +45,11 @@ CHAT = Conversation("acme-chat", title="Ana and Bo", sessions=[
 ])
 
 
-class Script:
-    """Facts by marker word: deterministic, no model."""
+class Script(MarkerScript):
+    """Facts by marker word (SCRIPT): deterministic, no model."""
 
-    name = "scripted"
-    uses_guide = False
-
-    def extract(self, items, guide):
-        out = []
-        for item in items:
-            facts = [ExtractedFact(head=h, relation=r, tail=t, head_type=ht, tail_type=tt)
-                     for key, rows in SCRIPT.items() if key in item.text for h, r, t, ht, tt in rows]
-            entities = [ExtractedEntity(name=n, type=ty) for f in facts
-                        for n, ty in ((f.head, f.head_type), (f.tail, f.tail_type))]
-            out.append(ExtractionOutcome(passage_id=item.passage_id, doc_id=item.doc_id, extractor=self.name,
-                                         extraction=Extraction(entities=entities, facts=facts), model="script"))
-        return out
-
-    def estimate(self, items, guide):
-        return Usage()
+    def __init__(self) -> None:
+        super().__init__(SCRIPT)
 
 
 def ontology():
