@@ -94,7 +94,7 @@ def _check(field_name: str, name: str, value: Any, raw: Any) -> None:
     def bad(what: str, allowed: str) -> SettingsError:
         return SettingsError(f"{name}={raw!r} is not {what}: use {allowed}")
 
-    if field_name in ("bolt_port", "http_port") and not PORT_RANGE[0] <= value <= PORT_RANGE[1]:
+    if field_name in ("bolt_port", "http_port", "service_port") and not PORT_RANGE[0] <= value <= PORT_RANGE[1]:
         raise bad("a TCP port", f"{PORT_RANGE[0]}-{PORT_RANGE[1]}")
     if field_name in ("heap", "pagecache") and not _SIZE.fullmatch(value):
         raise bad("a memory size", "digits and k, m, g or t, such as 512m or 2g")
@@ -110,6 +110,12 @@ def _check(field_name: str, name: str, value: Any, raw: Any) -> None:
             raise bad("a repository URL", "an http://, https:// or file:// URL of Maven Central or a mirror")
     if field_name == "database" and not _DATABASE.fullmatch(value):
         raise bad("a database name", "a letter, then letters, digits, '.', '-' or '_' (at most 63 characters)")
+    if field_name in ("service_max_upload_mb", "service_max_body_mb") and value < 1:
+        raise bad("a size in megabytes", "an integer >= 1")
+    if field_name == "service_url":
+        url = urllib.parse.urlsplit(value)
+        if url.scheme not in ("http", "https") or not url.netloc:
+            raise bad("a service URL", "the http:// or https:// address `memgraph-neo4j serve` printed")
     if field_name == "llm_model" and not value.strip():
         raise bad("a model name", "the name of a chat model")
 
@@ -153,6 +159,17 @@ class Settings:
     # Top-K facts, schemas, passages and BM25: "local" (exact, in process; reads the space once per
     # memory version, then ~3 ms per query) or "index" (the Neo4j vector and fulltext indexes)
     layer_search: Literal["local", "index"] = "local"
+    # The memory service (`memgraph-neo4j serve`, service/): where it listens; its job spool (uploads and job
+    # states, what a restart resumes; default home/service); the largest upload and JSON body it takes
+    service_host: str = "127.0.0.1"
+    service_port: int = 8770
+    service_dir: Path | None = None
+    service_max_upload_mb: int = 256
+    service_max_body_mb: int = 16
+    # The CLI as the service's client: query, ask, ingest, conflicts and documents go to this URL when set
+    # (http://127.0.0.1:8770), sending MEMGRAPH_SERVICE_TOKEN as the bearer token
+    service_url: str | None = None
+    service_token: str | None = None
 
     def __init__(self, **values: Any) -> None:
         kinds = typing.get_type_hints(Settings)

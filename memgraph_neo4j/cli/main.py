@@ -54,6 +54,7 @@ def full_app() -> typer.Typer:
         memory_cmd,
         neo4j_cmd,
         query_cmd,
+        serve_cmd,
         spaces_cmd,
     )
 
@@ -63,6 +64,7 @@ def full_app() -> typer.Typer:
     app.add_typer(spaces_cmd.app, name="spaces")
     app.add_typer(documents_cmd.app, name="documents")
     app.add_typer(entities_cmd.app, name="entities")
+    app.add_typer(serve_cmd.app, name="serve")
     app.command()(memory_cmd.ingest)
     app.command()(memory_cmd.stats)
     app.command()(query_cmd.query)

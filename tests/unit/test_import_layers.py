@@ -23,7 +23,8 @@ LAYERS = {
     "mcp": 10,  # the MCP server, on the facade
     "adapters": 10,  # LangChain, LangGraph, neo4j-graphrag and LlamaIndex, on the facade
     "demo": 10,  # the shipped corpus and the demo run (facade, graph health)
-    "cli": 11,  # `memgraph-neo4j mcp` starts the MCP server
+    "service": 11,  # `memgraph-neo4j serve`: REST and the MCP server (at /mcp) on one pool of spaces
+    "cli": 12,  # `memgraph-neo4j mcp` and `serve` start the servers; the CLI is also the service's client
 }
 
 

@@ -1,0 +1,124 @@
+"""A client of the memory service in the standard library alone (urllib, json): what the CLI uses when
+MEMGRAPH_SERVICE_URL is set. A one-shot `query` through it imports no driver, no pydantic, no typer:
+Python starts, sends one request, prints (the issue's target: 150 ms wall, process start included).
+"""
+
+from __future__ import annotations
+
+import json
+import mimetypes
+import os
+import urllib.error
+import urllib.parse
+import urllib.request
+import uuid
+from pathlib import Path
+from typing import Any
+
+URL_ENV, TOKEN_ENV = "MEMGRAPH_SERVICE_URL", "MEMGRAPH_SERVICE_TOKEN"
+TIMEOUT = 600.0  # seconds a request may take (an upload waited on: the whole ingest)
+
+
+class ServiceError(Exception):
+    """A refusal of the service (its one-line `detail`) or no service at the URL (status 0)."""
+
+    def __init__(self, status: int, detail: str, body: dict[str, Any] | None = None) -> None:
+        super().__init__(detail)
+        self.status, self.detail, self.body = status, detail, body or {}
+
+    def surface(self) -> tuple[str, str | None, dict[str, Any]] | None:
+        """(problem, remedy, values) of a refusal each surface words its own way (validation.SurfaceError)."""
+        if "problem" in self.body:
+            return self.body["problem"], self.body.get("remedy"), self.body.get("values") or {}
+        return None
+
+
+def service_url(environ: dict[str, str] | None = None) -> str | None:
+    url = (environ if environ is not None else os.environ).get(URL_ENV, "").strip()
+    return url.rstrip("/") or None
+
+
+class ServiceClient:
+    def __init__(self, url: str, token: str | None = None, timeout: float = TIMEOUT) -> None:
+        self.url, self.timeout = url.rstrip("/"), timeout
+        self.token = token if token is not None else os.environ.get(TOKEN_ENV) or None
+
+    @classmethod
+    def from_environment(cls) -> ServiceClient | None:
+        url = service_url()
+        return cls(url) if url else None
+
+    # ----- requests ------------------------------------------------------------------------------
+    def request(self, method: str, path: str, body: Any = None, query: dict[str, Any] | None = None,
+                raw: bytes | None = None, content_type: str | None = None) -> Any:
+        url = self.url + path
+        if query:
+            url += "?" + urllib.parse.urlencode({k: _q(v) for k, v in query.items() if v is not None}, doseq=True)
+        headers = {"Accept": "application/json"}
+        data = raw
+        if body is not None:
+            data, content_type = json.dumps(body).encode(), "application/json"
+        if content_type:
+            headers["Content-Type"] = content_type
+        if self.token:
+            headers["Authorization"] = f"Bearer {self.token}"
+        request = urllib.request.Request(url, data=data, method=method, headers=headers)
+        try:
+            with urllib.request.urlopen(request, timeout=self.timeout) as response:
+                payload = response.read()
+                kind = response.headers.get("Content-Type", "")
+        except urllib.error.HTTPError as exc:
+            raise _refusal(exc) from None
+        except (urllib.error.URLError, OSError) as exc:
+            reason = getattr(exc, "reason", exc)
+            raise ServiceError(0, f"no memory service at {self.url} ({reason}): start it with `memgraph-neo4j "
+                                  f"serve`, or unset {URL_ENV} to work in process") from None
+        return json.loads(payload) if kind.startswith("application/json") else payload
+
+    def space(self, space: str) -> str:
+        return "/v1/spaces/" + urllib.parse.quote(space, safe="")
+
+    # ----- the operations the CLI sends ---------------------------------------------------------------
+    def search(self, space: str, query: str, **options: Any) -> dict[str, Any]:
+        return self.request("POST", self.space(space) + "/search", {"query": query, **options})
+
+    def ask(self, space: str, question: str, **options: Any) -> dict[str, Any]:
+        return self.request("POST", self.space(space) + "/ask", {"question": question, **options})
+
+    def upload(self, space: str, paths: list[Path], names: list[str], title: str | None = None,
+               wait: bool = True) -> dict[str, Any]:
+        boundary = uuid.uuid4().hex
+        parts = []
+        for path, name in zip(paths, names, strict=True):
+            kind = mimetypes.guess_type(name)[0] or "application/octet-stream"
+            head = (f'--{boundary}\r\nContent-Disposition: form-data; name="files"; filename="{_quoted(name)}"\r\n'
+                    f"Content-Type: {kind}\r\n\r\n")
+            parts += [head.encode(), Path(path).read_bytes(), b"\r\n"]
+        if title:
+            parts.append(f'--{boundary}\r\nContent-Disposition: form-data; name="title"\r\n\r\n{title}\r\n'.encode())
+        parts.append(f"--{boundary}--\r\n".encode())
+        return self.request("POST", self.space(space) + "/documents", raw=b"".join(parts),
+                            content_type=f"multipart/form-data; boundary={boundary}",
+                            query={"wait": wait, "timeout": self.timeout})
+
+    def job(self, job_id: str, wait: bool = False) -> dict[str, Any]:
+        return self.request("GET", f"/v1/jobs/{urllib.parse.quote(job_id)}", query={"wait": wait})
+
+
+def _q(value: Any) -> Any:
+    return str(value).lower() if isinstance(value, bool) else value
+
+
+def _quoted(name: str) -> str:
+    return name.replace("\\", "\\\\").replace('"', '\\"').replace("\r", " ").replace("\n", " ")
+
+
+def _refusal(exc: urllib.error.HTTPError) -> ServiceError:
+    try:
+        body = json.loads(exc.read() or b"{}")
+    except ValueError:
+        body = {}
+    detail = body.get("detail") if isinstance(body, dict) else None
+    if not isinstance(detail, str):
+        detail = f"HTTP {exc.code} {exc.reason}"
+    return ServiceError(exc.code, detail, body if isinstance(body, dict) else None)

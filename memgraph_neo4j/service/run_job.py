@@ -1,0 +1,73 @@
+"""What a job does: its input, ingested into its space through a MemoryGraph of its own (service/pool.py).
+
+Uploaded files are read by the same readers as `memgraph-neo4j ingest` (a chat .jsonl becomes episodes);
+each document's source is the name the client gave the file, not where the service spooled it, so
+documents list as they would in process, and uploading a file again adds nothing.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Callable, Iterator
+from pathlib import Path
+from typing import Any
+
+from memgraph_neo4j.service.jobs import Job, JobKind, JobStore, Progress
+from memgraph_neo4j.service.pool import ServicePool
+
+
+def run_job(pool: ServicePool, jobs: JobStore, job: Job, progress: Callable[[Progress], None]) -> dict[str, Any]:
+    from memgraph_neo4j.ingest.chat_file import is_chat_file
+    from memgraph_neo4j.ingest.episodes import conversations_of_records, read_chat_jsonl
+    from memgraph_neo4j.ingest.readers import Document
+
+    folder = jobs.inputs(job)
+
+    def on_batch(report, done: int) -> None:
+        progress(Progress(chunks_done=done, passages=report.passages, facts=report.facts,
+                          seconds=round(report.seconds, 3)))
+
+    with pool.writer(job.space) as memory:
+        if job.kind == JobKind.TEXT:
+            given = json.loads((folder / "text.json").read_text(encoding="utf-8"))
+            document = Document(title=(given.get("title") or "").strip(), text=given["text"].strip(),
+                                source="service", metadata={"kind": "text"})
+            return memory.ingest([document], progress=False, on_batch=on_batch).model_dump(mode="json")
+        if job.kind == JobKind.CONVERSATIONS:
+            given = json.loads((folder / "turns.json").read_text(encoding="utf-8"))
+            conversations = conversations_of_records((f"turn {n}", t) for n, t in enumerate(given["turns"], 1))
+            if given.get("title") and len(conversations) == 1:
+                conversations[0].title = given["title"].strip()
+            return memory.ingest_conversations(conversations).model_dump(mode="json")
+        chats = [f for f in job.files if is_chat_file(folder / f.stored)]
+        files = [f for f in job.files if f not in chats]
+        reports = []
+        for chat in chats:  # as `memgraph-neo4j ingest chat.jsonl`: episodes with speaker and time
+            reports.append(memory.ingest_conversations(read_chat_jsonl(folder / chat.stored)))
+        if files:
+            reports.append(memory.ingest(_documents(folder, files, job.title), progress=False, on_batch=on_batch))
+        return _sum(reports)
+
+
+def _documents(folder: Path, files, title: str | None) -> Iterator:
+    from memgraph_neo4j.ingest.readers import iter_path
+
+    for upload in files:
+        path = folder / upload.stored
+        for document in iter_path(path):
+            source = document.source.replace(str(path), upload.name) if document.source else upload.name
+            update = {"source": source}
+            if title and len(files) == 1:
+                update["title"] = title
+            yield document.model_copy(update=update)
+
+
+def _sum(reports: list) -> dict[str, Any]:
+    if len(reports) == 1:
+        return reports[0].model_dump(mode="json")
+    total = reports[0].model_dump(mode="json")
+    for report in reports[1:]:
+        for key, value in report.model_dump(mode="json").items():
+            if isinstance(value, (int, float)) and not isinstance(value, bool) and key in total:
+                total[key] = (total[key] or 0) + value
+    return total
