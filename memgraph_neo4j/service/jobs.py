@@ -77,6 +77,7 @@ class Job(BaseModel):
     title: str | None = None
     files: list[UploadedFile] = Field(default_factory=list)
     progress: Progress = Field(default_factory=Progress)
+    doc_ids: list[str] = Field(default_factory=list)  # the documents it wrote (retract them by these)
     report: dict[str, Any] | None = None  # the ingest's IngestReport, once finished
     error: str | None = None
 

@@ -18,10 +18,11 @@ from memgraph_neo4j.service.pool import ServicePool
 
 def run_job(pool: ServicePool, jobs: JobStore, job: Job, progress: Callable[[Progress], None]) -> dict[str, Any]:
     from memgraph_neo4j.ingest.chat_file import is_chat_file
-    from memgraph_neo4j.ingest.episodes import conversations_of_records, read_chat_jsonl
+    from memgraph_neo4j.ingest.episodes import build_episodes, conversations_of_records, read_chat_jsonl
     from memgraph_neo4j.ingest.readers import Document
 
     folder = jobs.inputs(job)
+    job.doc_ids = []  # a resumed job lists them again
 
     def on_batch(report, done: int) -> None:
         progress(Progress(chunks_done=done, passages=report.passages, facts=report.facts,
@@ -32,24 +33,29 @@ def run_job(pool: ServicePool, jobs: JobStore, job: Job, progress: Callable[[Pro
             given = json.loads((folder / "text.json").read_text(encoding="utf-8"))
             document = Document(title=(given.get("title") or "").strip(), text=given["text"].strip(),
                                 source="service", metadata={"kind": "text"})
+            job.doc_ids = [document.id]
             return memory.ingest([document], progress=False, on_batch=on_batch).model_dump(mode="json")
         if job.kind == JobKind.CONVERSATIONS:
             given = json.loads((folder / "turns.json").read_text(encoding="utf-8"))
             conversations = conversations_of_records((f"turn {n}", t) for n, t in enumerate(given["turns"], 1))
             if given.get("title") and len(conversations) == 1:
                 conversations[0].title = given["title"].strip()
+            job.doc_ids = [d.id for d in build_episodes(conversations).documents]
             return memory.ingest_conversations(conversations).model_dump(mode="json")
         chats = [f for f in job.files if is_chat_file(folder / f.stored)]
         files = [f for f in job.files if f not in chats]
         reports = []
         for chat in chats:  # as `memgraph-neo4j ingest chat.jsonl`: episodes with speaker and time
-            reports.append(memory.ingest_conversations(read_chat_jsonl(folder / chat.stored)))
+            conversations = read_chat_jsonl(folder / chat.stored)
+            job.doc_ids += [d.id for d in build_episodes(conversations).documents]
+            reports.append(memory.ingest_conversations(conversations))
         if files:
-            reports.append(memory.ingest(_documents(folder, files, job.title), progress=False, on_batch=on_batch))
+            reports.append(memory.ingest(_documents(folder, files, job.title, job.doc_ids), progress=False,
+                                         on_batch=on_batch))
         return _sum(reports)
 
 
-def _documents(folder: Path, files, title: str | None) -> Iterator:
+def _documents(folder: Path, files, title: str | None, doc_ids: list[str]) -> Iterator:
     from memgraph_neo4j.ingest.readers import iter_path
 
     for upload in files:
@@ -59,7 +65,9 @@ def _documents(folder: Path, files, title: str | None) -> Iterator:
             update = {"source": source}
             if title and len(files) == 1:
                 update["title"] = title
-            yield document.model_copy(update=update)
+            document = document.model_copy(update=update)
+            doc_ids.append(document.id)
+            yield document
 
 
 def _sum(reports: list) -> dict[str, Any]:
