@@ -8,8 +8,6 @@ import typer
 
 from memgraph_neo4j.cli.output import fail
 
-app = typer.Typer(help="The memory service: one warm process for many clients.", invoke_without_command=True)
-
 
 def _listening(url: str, spaces: list[str], tokens: int, spool: Path) -> None:
     typer.echo(f"memgraph-neo4j service listening on {url} (REST {url}/v1, OpenAPI {url}/docs, MCP {url}/mcp; "
@@ -17,9 +15,7 @@ def _listening(url: str, spaces: list[str], tokens: int, spool: Path) -> None:
                "Ctrl-C stops it)", err=True)
 
 
-@app.callback()
-def serve(ctx: typer.Context,
-          host: str | None = typer.Option(None, help="Address to listen on (default MEMGRAPH_SERVICE_HOST, else "
+def serve(host: str | None = typer.Option(None, help="Address to listen on (default MEMGRAPH_SERVICE_HOST, else "
                                                      "127.0.0.1; any other needs tokens)"),
           port: int | None = typer.Option(None, min=1, max=65535, help="Port (default MEMGRAPH_SERVICE_PORT, else "
                                                                       "8770)"),
@@ -30,9 +26,15 @@ def serve(ctx: typer.Context,
           extractor: str = typer.Option("offline", help="Extractor of the ingest jobs: offline | openai"),
           ppr_engine: str | None = typer.Option(None, "--ppr-engine", help="local | gds | client"),
           layer_search: str | None = typer.Option(None, "--layer-search", help="local | index"),
-          mcp: bool = typer.Option(True, "--mcp/--no-mcp", help="Serve MCP over streamable HTTP at /mcp")) -> None:
+          mcp: bool = typer.Option(True, "--mcp/--no-mcp", help="Serve MCP over streamable HTTP at /mcp"),
+          new_token: bool = typer.Option(False, "--new-token", help="Print a new bearer token and its sha256 (for "
+                                                                    "--tokens), and exit")) -> None:
     """Serve the memory over HTTP: REST (OpenAPI at /docs), MCP at /mcp, Prometheus /metrics."""
-    if ctx.invoked_subcommand is not None:
+    if new_token:
+        from memgraph_neo4j.service.auth import new_token as make
+
+        plain, digest = make()
+        typer.echo(f"token:  {plain}\nsha256: {digest}")
         return
     from memgraph_neo4j.config import Settings
     from memgraph_neo4j.service.auth import TokenTable
@@ -50,12 +52,3 @@ def serve(ctx: typer.Context,
         fail(" ".join(str(exc).split()))
     except KeyboardInterrupt:
         pass
-
-
-@app.command("token")
-def token() -> None:
-    """Make a new bearer token: prints the token (give it to the client) and its sha256 (for --tokens)."""
-    from memgraph_neo4j.service.auth import new_token
-
-    plain, digest = new_token()
-    typer.echo(f"token:  {plain}\nsha256: {digest}")

@@ -53,7 +53,9 @@ class ServicePool:
         self.max_open = max_open
         self._open: OrderedDict[str, MemoryGraph] = OrderedDict()
         self._locks: dict[str, threading.Lock] = {}
-        self._guard = threading.Lock()  # over _open and _locks
+        self._writers: OrderedDict[str, MemoryGraph] = OrderedDict()  # the jobs' own, per space
+        self._writer_locks: dict[str, threading.Lock] = {}
+        self._guard = threading.Lock()  # over the dicts above
         self._ontology = None
 
     # ----- the MCP server's view (mcp/spaces.SpacePool's interface) ----------------------------------
@@ -145,21 +147,37 @@ class ServicePool:
 
     @contextmanager
     def writer(self, space: str) -> Iterator[MemoryGraph]:
-        """A MemoryGraph of the space for one job: its writes do not hold the warm one's lock."""
-        memory = self._graph(self.name(space))
-        try:
+        """The space's MemoryGraph for jobs, kept between them: its writer's copies (entity and fact vectors,
+        read whole on first use: 7 s per one-sentence job on MuSiQue when each job built its own) stay warm.
+        Its writes do not hold the warm reader's lock; jobs run one at a time (service/jobs.py)."""
+        name = self.name(space)
+        with self._guard:
+            lock = self._writer_locks.setdefault(name, threading.Lock())
+        with lock:
+            with self._guard:
+                memory = self._writers.get(name)
+                if memory is None:
+                    memory = self._writers[name] = self._graph(name)
+                self._writers.move_to_end(name)
+                evicted = []
+                while len(self._writers) > self.max_open:
+                    evicted.append(self._writers.popitem(last=False))
+            for old_name, old in evicted:
+                with self._writer_locks[old_name]:
+                    old.close()
             yield memory
             self._share_extractor(memory)
-        finally:
-            memory.close()
 
     def forget(self, space: str) -> None:
         """Drop the warm MemoryGraph of a deleted space (its copies went with it)."""
         with self._guard:
-            memory = self._open.pop(space, None)
+            memory, writer = self._open.pop(space, None), self._writers.pop(space, None)
         if memory is not None:
             with self._locks[space]:
                 memory.close()
+        if writer is not None:
+            with self._writer_locks[space]:
+                writer.close()
 
     def gauges(self) -> dict[str, dict[str, float]]:
         """Per open space: the memory version its copies hold, and the bytes of their files on disk."""
@@ -182,9 +200,13 @@ class ServicePool:
     def close(self) -> None:
         with self._guard:
             opened, self._open = list(self._open.items()), OrderedDict()
+            writers, self._writers = list(self._writers.items()), OrderedDict()
         try:
             for space, memory in opened:
                 with self._locks[space]:
+                    memory.close()
+            for space, memory in writers:
+                with self._writer_locks[space]:
                     memory.close()
         finally:
             if self._own_store:
