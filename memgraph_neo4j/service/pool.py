@@ -50,12 +50,7 @@ class ServicePool:
 
             embedder = make_embedder(embedder)
         self.embedder, self._extractor, self.retrieval = embedder, extractor, retrieval
-        self.max_open = max_open
-        self._open: OrderedDict[str, MemoryGraph] = OrderedDict()
-        self._locks: dict[str, threading.Lock] = {}
-        self._writers: OrderedDict[str, MemoryGraph] = OrderedDict()  # the jobs' own, per space
-        self._writer_locks: dict[str, threading.Lock] = {}
-        self._guard = threading.Lock()  # over the dicts above
+        self._readers, self._writers = _Kept(self._graph, max_open), _Kept(self._graph, max_open)  # jobs: their own
         self._ontology = None
 
     # ----- the MCP server's view (mcp/spaces.SpacePool's interface) ----------------------------------
@@ -104,17 +99,17 @@ class ServicePool:
 
     @contextmanager
     def memory(self, space: str) -> Iterator[MemoryGraph]:
-        with self._guard:
-            lock = self._locks.setdefault(space, threading.Lock())
-        with lock:
-            with self._guard:
-                memory = self._open.get(space)
-                if memory is None:
-                    memory = self._open[space] = self._graph(space)
-                self._open.move_to_end(space)
-                evicted = self._evict()
-            for name, old in evicted:
-                self._close_when_free(name, old)
+        """The space's warm MemoryGraph (reads and small writes), held alone for the call."""
+        with self._readers.hold(space) as memory:
+            yield memory
+            self._share_extractor(memory)
+
+    @contextmanager
+    def writer(self, space: str) -> Iterator[MemoryGraph]:
+        """The space's MemoryGraph for jobs, kept between them: its writer's copies (entity and fact vectors,
+        read whole on first use: 7 s per one-sentence job on MuSiQue when each job built its own) stay warm.
+        Its writes do not hold the warm reader's lock; jobs run one at a time (service/jobs.py)."""
+        with self._writers.hold(self.name(space)) as memory:
             yield memory
             self._share_extractor(memory)
 
@@ -123,68 +118,15 @@ class ServicePool:
         if built is not None and isinstance(self._extractor, str):
             self._extractor = built
 
-    def _evict(self) -> list[tuple[str, MemoryGraph]]:
-        gone = []
-        while len(self._open) > self.max_open:
-            name, memory = self._open.popitem(last=False)
-            gone.append((name, memory))
-        return gone
-
-    def _close_when_free(self, name: str, memory: MemoryGraph) -> None:
-        lock = self._locks[name]
-        if lock.acquire(blocking=False):  # else a request holds it: it closes after the request (below)
-            try:
-                memory.close()
-            finally:
-                lock.release()
-        else:
-            threading.Thread(target=self._close_later, args=(lock, memory), daemon=True).start()
-
-    @staticmethod
-    def _close_later(lock: threading.Lock, memory: MemoryGraph) -> None:
-        with lock:
-            memory.close()
-
-    @contextmanager
-    def writer(self, space: str) -> Iterator[MemoryGraph]:
-        """The space's MemoryGraph for jobs, kept between them: its writer's copies (entity and fact vectors,
-        read whole on first use: 7 s per one-sentence job on MuSiQue when each job built its own) stay warm.
-        Its writes do not hold the warm reader's lock; jobs run one at a time (service/jobs.py)."""
-        name = self.name(space)
-        with self._guard:
-            lock = self._writer_locks.setdefault(name, threading.Lock())
-        with lock:
-            with self._guard:
-                memory = self._writers.get(name)
-                if memory is None:
-                    memory = self._writers[name] = self._graph(name)
-                self._writers.move_to_end(name)
-                evicted = []
-                while len(self._writers) > self.max_open:
-                    evicted.append(self._writers.popitem(last=False))
-            for old_name, old in evicted:
-                with self._writer_locks[old_name]:
-                    old.close()
-            yield memory
-            self._share_extractor(memory)
-
     def forget(self, space: str) -> None:
-        """Drop the warm MemoryGraph of a deleted space (its copies went with it)."""
-        with self._guard:
-            memory, writer = self._open.pop(space, None), self._writers.pop(space, None)
-        if memory is not None:
-            with self._locks[space]:
-                memory.close()
-        if writer is not None:
-            with self._writer_locks[space]:
-                writer.close()
+        """Drop the MemoryGraphs of a deleted space (its copies went with it)."""
+        self._readers.drop(space)
+        self._writers.drop(space)
 
     def gauges(self) -> dict[str, dict[str, float]]:
-        """Per open space: the memory version its copies hold, and the bytes of their files on disk."""
-        with self._guard:
-            opened = list(self._open.items())
+        """Per warm space: the memory version its copies hold, and the bytes of their files on disk."""
         found = {}
-        for space, memory in opened:
+        for space, memory in self._readers.items():
             context = memory._retrieval  # noqa: SLF001 - only a space searched has copies
             if context is None:
                 continue
@@ -198,16 +140,57 @@ class ServicePool:
         return found
 
     def close(self) -> None:
-        with self._guard:
-            opened, self._open = list(self._open.items()), OrderedDict()
-            writers, self._writers = list(self._writers.items()), OrderedDict()
         try:
-            for space, memory in opened:
-                with self._locks[space]:
-                    memory.close()
-            for space, memory in writers:
-                with self._writer_locks[space]:
-                    memory.close()
+            self._readers.close()
+            self._writers.close()
         finally:
             if self._own_store:
                 self.store.close()
+
+
+class _Kept:
+    """MemoryGraphs by space, each used by one thread at a time; beyond `most`, the least recently used is
+    closed once no call holds it (its copies are written to disk, and read back when it is opened again)."""
+
+    def __init__(self, make, most: int) -> None:
+        self.make, self.most = make, most
+        self._graphs: OrderedDict[str, MemoryGraph] = OrderedDict()
+        self._locks: dict[str, threading.Lock] = {}
+        self._guard = threading.Lock()  # over the two dicts
+
+    @contextmanager
+    def hold(self, space: str) -> Iterator[MemoryGraph]:
+        with self._guard:
+            lock = self._locks.setdefault(space, threading.Lock())
+        with lock:
+            with self._guard:
+                memory = self._graphs.get(space)
+                if memory is None:
+                    memory = self._graphs[space] = self.make(space)
+                self._graphs.move_to_end(space)
+                evicted = []
+                while len(self._graphs) > self.most:
+                    evicted.append(self._graphs.popitem(last=False))
+            for name, old in evicted:
+                threading.Thread(target=self._close, args=(name, old), daemon=True).start()
+            yield memory
+
+    def _close(self, space: str, memory: MemoryGraph) -> None:
+        with self._locks[space]:  # after the call that holds it, if any
+            memory.close()
+
+    def items(self) -> list[tuple[str, MemoryGraph]]:
+        with self._guard:
+            return list(self._graphs.items())
+
+    def drop(self, space: str) -> None:
+        with self._guard:
+            memory = self._graphs.pop(space, None)
+        if memory is not None:
+            self._close(space, memory)
+
+    def close(self) -> None:
+        with self._guard:
+            graphs, self._graphs = list(self._graphs.items()), OrderedDict()
+        for space, memory in graphs:
+            self._close(space, memory)
