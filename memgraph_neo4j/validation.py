@@ -86,3 +86,17 @@ class SurfaceError(ValueError):
         """The message with the remedy as `remedies` words it (the problem alone if they have none)."""
         template = remedies.get(self.remedy) if self.remedy else None
         return f"{self.problem}: {template.format(**self.values)}" if template else self.problem
+
+
+def is_loopback(host: str) -> bool:
+    """localhost, 127.0.0.0/8 or ::1 (brackets allowed). Any other host name may resolve to any interface: a
+    server listening there (MCP over HTTP, the service) needs a token."""
+    import ipaddress
+
+    host = host.strip().removeprefix("[").removesuffix("]")
+    if host.lower() == "localhost":
+        return True
+    try:
+        return ipaddress.ip_address(host).is_loopback
+    except ValueError:
+        return False

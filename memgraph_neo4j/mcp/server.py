@@ -9,7 +9,6 @@ client gets the SDK's generic "Error executing tool NAME" and the traceback stay
 from __future__ import annotations
 
 import hmac
-import ipaddress
 import re
 from collections.abc import Callable, Sequence
 from typing import Any, Literal
@@ -24,7 +23,7 @@ from memgraph_neo4j import __version__
 from memgraph_neo4j.mcp.spaces import SpacePool
 from memgraph_neo4j.mcp.tools import MemoryTools
 from memgraph_neo4j.store import StoreError
-from memgraph_neo4j.validation import SurfaceError
+from memgraph_neo4j.validation import SurfaceError, is_loopback
 
 Transport = Literal["stdio", "http"]
 NAME = "memgraph-neo4j"
@@ -110,13 +109,7 @@ def build_server(pool: SpacePool) -> MemoryServer:
 TOKEN_ENV = "MEMGRAPH_MCP_TOKEN"
 
 
-def loopback(host: str) -> bool:
-    if host == "localhost":
-        return True
-    try:
-        return ipaddress.ip_address(host).is_loopback
-    except ValueError:
-        return False  # a host name: may resolve to any interface
+loopback = is_loopback
 
 
 def check_http_token(host: str, token: str | None) -> None:

@@ -12,7 +12,6 @@ from __future__ import annotations
 
 import hashlib
 import hmac
-import ipaddress
 import json
 import os
 import re
@@ -26,6 +25,8 @@ from typing import Any
 import yaml
 from starlette.exceptions import HTTPException
 from starlette.requests import Request
+
+from memgraph_neo4j.validation import is_loopback
 
 TOKEN_ENV = "MEMGRAPH_SERVICE_TOKEN"
 TOKENS_FILE_ENV = "MEMGRAPH_SERVICE_TOKENS_FILE"
@@ -221,15 +222,7 @@ def _rights(entry: dict, where: str) -> frozenset[Right]:
     return frozenset(Right(r) for r in rights)
 
 
-def loopback(host: str) -> bool:
-    """localhost, 127.0.0.0/8 or ::1. Any other host name may resolve to any interface: not loopback."""
-    host = host.strip().removeprefix("[").removesuffix("]")
-    if host.lower() == "localhost":
-        return True
-    try:
-        return ipaddress.ip_address(host).is_loopback
-    except ValueError:
-        return False
+loopback = is_loopback  # validation.is_loopback, shared with the MCP server's HTTP transport
 
 
 def check_bind(host: str, table: TokenTable) -> None:
