@@ -101,10 +101,12 @@ def built(store, minilm, names):
 def cli(env, url):
     """`run(*args, remote=..., input=...) -> (exit code, stdout, stderr)`: in process, or through the service."""
     runner = CliRunner()
+    nowhere = {"NEO4J_URI": f"bolt://127.0.0.1:{free_port()}"}  # through the service, Neo4j is the service's
 
     def run(*args: str, remote: bool | str, input: str | None = None) -> tuple[int, str, str]:
         service = url if remote is True else (remote or None)
-        result = runner.invoke(app, list(args), env=env | {"MEMGRAPH_SERVICE_URL": service}, input=input)
+        environ = env | (nowhere if service else {}) | {"MEMGRAPH_SERVICE_URL": service}
+        result = runner.invoke(app, list(args), env=environ, input=input)
         if result.exception is not None and not isinstance(result.exception, SystemExit):
             raise result.exception
         return result.exit_code, result.stdout, result.stderr
@@ -122,7 +124,9 @@ def both(cli, *args: str, input: str | None = None) -> str:
 def process(url_: str | None, env: dict[str, str], *args: str, importtime: bool = False):
     """The console script (cli/entry.py) as a process."""
     environ = {k: v for k, v in os.environ.items() if k not in ("MEMGRAPH_SERVICE_URL", "OPENAI_API_KEY")}
-    environ |= env | {"PYTHONPATH": os.pathsep.join(sys.path)} | ({"MEMGRAPH_SERVICE_URL": url_} if url_ else {})
+    environ |= env | {"PYTHONPATH": os.pathsep.join(sys.path)}
+    if url_:  # Neo4j is the service's: the command must not need it
+        environ |= {"MEMGRAPH_SERVICE_URL": url_, "NEO4J_URI": f"bolt://127.0.0.1:{free_port()}"}
     command = [sys.executable, *(["-X", "importtime"] if importtime else []), "-m", "memgraph_neo4j.cli.entry", *args]
     return subprocess.run(command, capture_output=True, text=True, env=environ, timeout=300)
 
