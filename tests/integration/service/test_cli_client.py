@@ -215,6 +215,7 @@ def test_ingest_prints_the_same_and_writes_the_same_documents(cli, names, store,
     (tmp_path / "docs" / "notes.md").write_text(NOTES)
     (tmp_path / "docs" / "more" / "extra.txt").write_text(EXTRA)
     (tmp_path / "docs" / ".hidden" / "skipped.md").write_text("Not read: a hidden folder.")
+    (tmp_path / "docs" / "empty.txt").write_text("\n")  # a folder's walk skips a file without text
     (tmp_path / "chat.jsonl").write_text("\n".join(json.dumps(turn) for turn in CHAT) + "\n")
     printed = {}
     for args in (["docs"], ["chat.jsonl"], ["docs", "--json"], ["chat.jsonl", "--json"], ["docs/notes.md"]):
