@@ -82,7 +82,7 @@ def url(env, test_settings, store, minilm, tmp_path_factory):
 @pytest.fixture(scope="module")
 def names(store):
     tag = uuid.uuid4().hex[:8]
-    spaces = {role: f"t_cli_{tag}_{role}" for role in ("loc", "svc", "ing_loc", "ing_svc")}
+    spaces = {role: f"t_cli_{tag}_{role}" for role in ("loc", "svc", "ing_loc", "ing_svc", "grp_loc", "grp_svc")}
     yield spaces
     for space in spaces.values():
         delete_space(store, space, re.escape(space_prefix(space)) + r"\d+_p.*")
@@ -254,3 +254,28 @@ def test_documents_list_and_retract_print_the_same(cli, names):
                for role in ("ing_loc", "ing_svc")]
     assert unknown[0][0] == unknown[1][0] == 1
     assert unknown[1][2].replace(names["ing_svc"], "S") == unknown[0][2].replace(names["ing_loc"], "S")
+
+
+def test_a_folder_goes_in_bounded_groups_of_files(cli, names, store, minilm, tmp_path, monkeypatch):
+    """One upload (one job) per group of files: three jobs for three files, one report, the same documents."""
+    from memgraph_neo4j.cli import remote_ingest
+
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / "many").mkdir()
+    for n, text in enumerate((NOTES, EXTRA, "Plymouth Hoe overlooks Plymouth Sound.\n")):
+        (tmp_path / "many" / f"part{n}.md").write_text(text)
+    files = remote_ingest.files_of([Path("many")])
+    monkeypatch.setattr(remote_ingest, "GROUP_FILES", 1)
+    assert [len(g) for g in remote_ingest.groups(files)] == [1, 1, 1]
+    local = cli("ingest", "many", "--space", names["grp_loc"], remote=False)
+    remote = cli("ingest", "many", "--space", names["grp_svc"], "--json", remote=True)
+    assert local[0] == remote[0] == 0, (local, remote)
+    report = json.loads(remote[1])
+    assert local[1].startswith(f"done: 3 documents, {report['passages']} passages ({report['passages_new']} new)")
+    assert report["documents"] == 3
+    documents = {}
+    for role in ("grp_loc", "grp_svc"):
+        with MemoryGraph(space=names[role], store=store, embedder=minilm) as memory:
+            documents[role] = sorted((d.id, d.title, d.source) for d in memory.documents())
+    # listed in ingest order: three jobs ingest at three times, one run's batch at one (then by id)
+    assert documents["grp_svc"] == documents["grp_loc"] and len(documents["grp_loc"]) == 3
