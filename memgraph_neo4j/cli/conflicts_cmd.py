@@ -12,6 +12,7 @@ import typer
 from rich.table import Table
 from rich.text import Text
 
+from memgraph_neo4j.cli import remote
 from memgraph_neo4j.cli.output import error, missing_space, stdout_console
 from memgraph_neo4j.contracts import ConflictStatus
 
@@ -50,6 +51,23 @@ def _memory(space: str, model: str | None = None, base_url: str | None = None) -
         raise typer.Exit(1) from None
 
 
+def _remote_detail(space: str, conflict_id: str, action: str | None = None, keep: str | None = None):
+    """The conflict (after `action`) from the memory service when MEMGRAPH_SERVICE_URL is set, else None."""
+    service = remote.client()
+    if service is None:
+        return None
+    from pydantic import TypeAdapter
+
+    from memgraph_neo4j.repository.conflicts import ConflictDetail
+    from memgraph_neo4j.service.client import ServiceError
+
+    try:
+        found = service.conflict(space, conflict_id, action, keep)
+    except ServiceError as exc:  # a space that holds nothing is said as in process
+        remote.fail_unless_exists(service, space, exc)
+    return TypeAdapter(ConflictDetail).validate_python(found)
+
+
 def _print_detail(detail, as_json: bool) -> None:
     if as_json:
         typer.echo(json.dumps(dataclasses.asdict(detail), indent=2, default=str))
@@ -85,8 +103,19 @@ def list_conflicts(space: str = SPACE, status: str | None = typer.Option(
                    limit: int = typer.Option(100, min=1, help="At most this many, newest first"),
                    as_json: bool = JSON) -> None:
     """The conflicts of a space, one line per fact, with short ids: `show`, `accept --keep` take them."""
-    with _memory(space) as memory:
-        rows = memory.conflicts.list(status, limit)
+    service = remote.client()
+    if service is not None:
+        from pydantic import TypeAdapter
+
+        from memgraph_neo4j.repository.conflicts import ConflictSummary
+
+        rows = TypeAdapter(list[ConflictSummary]).validate_python(
+            remote.call(lambda: service.conflicts(space, status, limit)))
+        if not rows:  # in process, a space that holds nothing is an error
+            remote.fail_unless_exists(service, space)
+    else:
+        with _memory(space) as memory:
+            rows = memory.conflicts.list(status, limit)
     if as_json:
         typer.echo(json.dumps([dataclasses.asdict(r) for r in rows], indent=2, default=str))
         return
@@ -105,6 +134,8 @@ def list_conflicts(space: str = SPACE, status: str | None = typer.Option(
 @app.command()
 def show(conflict_id: str = CONFLICT_ID, space: str = SPACE, as_json: bool = JSON) -> None:
     """One conflict: its facts, their evidence, the verdicts proposed and applied."""
+    if (detail := _remote_detail(space, conflict_id)) is not None:
+        return _print_detail(detail, as_json)
     with _memory(space) as memory:
         _print_detail(memory.conflicts.show(conflict_id), as_json)
 
@@ -115,6 +146,8 @@ def accept(conflict_id: str = CONFLICT_ID, space: str = SPACE,
                                                         "them), discard the others"),
            as_json: bool = JSON) -> None:
     """Apply the proposed verdicts, or your own choice with --keep."""
+    if (detail := _remote_detail(space, conflict_id, "accept", keep)) is not None:
+        return _print_detail(detail, as_json)
     with _memory(space) as memory:
         _print_detail(memory.conflicts.accept(conflict_id, keep), as_json)
 
@@ -122,6 +155,8 @@ def accept(conflict_id: str = CONFLICT_ID, space: str = SPACE,
 @app.command()
 def reject(conflict_id: str = CONFLICT_ID, space: str = SPACE, as_json: bool = JSON) -> None:
     """Not a conflict: undo what was applied and dismiss it."""
+    if (detail := _remote_detail(space, conflict_id, "reject")) is not None:
+        return _print_detail(detail, as_json)
     with _memory(space) as memory:
         _print_detail(memory.conflicts.reject(conflict_id), as_json)
 
@@ -129,5 +164,7 @@ def reject(conflict_id: str = CONFLICT_ID, space: str = SPACE, as_json: bool = J
 @app.command()
 def revert(conflict_id: str = CONFLICT_ID, space: str = SPACE, as_json: bool = JSON) -> None:
     """Restore every fact of the conflict exactly as it was before its verdicts."""
+    if (detail := _remote_detail(space, conflict_id, "revert")) is not None:
+        return _print_detail(detail, as_json)
     with _memory(space) as memory:
         _print_detail(memory.conflicts.revert(conflict_id), as_json)

@@ -10,6 +10,7 @@ from typing import Any
 import typer
 from rich.table import Table
 
+from memgraph_neo4j.cli import remote
 from memgraph_neo4j.cli.output import checked, error, fail, missing_space, space_names, stdout_console
 from memgraph_neo4j.cli.spaces_cmd import with_store
 
@@ -30,9 +31,13 @@ def list_command(space: str = SPACE,
         total, docs = DocumentRepository(store, space).list(limit or None)
         return total, docs, space_names(store) if total == 0 else None
 
-    total, docs, names = with_store(read)
-    if total == 0:
-        fail(missing_space(space, names))
+    service = remote.client()
+    if service is not None:
+        total, docs = _remote_list(service, space, limit)
+    else:
+        total, docs, names = with_store(read)
+        if total == 0:
+            fail(missing_space(space, names))
     if as_json:
         typer.echo(json.dumps({"space": space, "total": total, "documents": [dataclasses.asdict(d) for d in docs]},
                               indent=2))
@@ -47,6 +52,39 @@ def list_command(space: str = SPACE,
     out.print(table)
     if total > len(docs):
         typer.echo(f"{total - len(docs)} more: --limit 0 lists all {total}")
+
+
+def _remote_list(service: Any, space: str, limit: int) -> tuple[int, list]:
+    """(documents in the space, the first `limit` of them; 0: all) from the memory service."""
+    from pydantic import TypeAdapter
+
+    from memgraph_neo4j.repository.documents import DocumentSummary
+
+    found = remote.call(lambda: service.documents(space, limit + 1 if limit else None))
+    docs = TypeAdapter(list[DocumentSummary]).validate_python(found)
+    if not docs:
+        fail(remote.missing_space(service, space))
+    if limit and len(docs) > limit:  # more than shown: the space's count says how many (a listing of spaces)
+        return remote.spaces(service)[space]["documents"], docs[:limit]
+    return len(docs), docs
+
+
+def _remote_targets(service: Any, space: str, given: list[str]) -> list[tuple[str, str | None]]:
+    """_resolve through the memory service: the ids picked among the space's documents by the same rule."""
+    from memgraph_neo4j.repository.ids import Candidate, IdError, pick
+
+    docs = remote.call(lambda: service.documents(space))
+    if not docs:
+        fail(remote.missing_space(service, space))
+    found = {}
+    try:
+        for g in given:
+            matches = [Candidate(d["id"], d["title"]) for d in docs if d["id"].startswith(g)]
+            named = pick("document", g, sorted(matches, key=lambda c: c.id), f"space {space!r}", space=space)
+            found[named] = next(c.label for c in matches if c.id == named)
+    except IdError as exc:
+        fail(exc)
+    return list(found.items())
 
 
 def _resolve(store: Any, space: str, given: list[str]) -> list[tuple[str, str | None]]:
@@ -80,16 +118,34 @@ def delete_command(doc_ids: list[str] = typer.Argument(..., help="Document ids, 
 
     if ontology is not None and not ontology.exists():
         fail(f"--ontology {ontology}: no such file")
-    targets = with_store(lambda store: _resolve(store, space, doc_ids))
+    service = remote.client()
+    if service is not None:
+        remote.refuse({"--ontology": ontology}, service.url)
+        targets = [] if yes else _remote_targets(service, space, doc_ids)  # --yes: the service resolves them
+    else:
+        targets = with_store(lambda store: _resolve(store, space, doc_ids))
     if not yes:
         listed = "\n".join(f"  {i}  {title or ''}" for i, title in targets)
         typer.confirm(f"retract {len(targets)} document(s) from memory space {space!r}?\n{listed}\n", abort=True)
+    if service is not None:
+        from memgraph_neo4j.memory.retract import RetractionReport
+        from memgraph_neo4j.service.client import ServiceError
+
+        try:
+            report = RetractionReport.model_validate(service.retract(space, [i for i, _ in targets] or doc_ids))
+        except ServiceError as exc:  # a space that holds nothing is said as in process
+            remote.fail_unless_exists(service, space, exc)
+        return _print_retraction(report, space, as_json)
     try:
         with MemoryGraph(space=space, ontology=ontology, embedder=None, extractor="offline") as memory:
             report = memory.retract([i for i, _ in targets])  # waits for an ingest of the space (stderr)
     except (StoreError, ValueError, LeaseLost, SpaceDeleting) as exc:
         error(exc)
         raise typer.Exit(1) from None
+    _print_retraction(report, space, as_json)
+
+
+def _print_retraction(report: Any, space: str, as_json: bool) -> None:
     if as_json:
         typer.echo(report.model_dump_json(indent=2))
         return

@@ -129,6 +129,11 @@ def _run() -> None:
     if sys.argv[1:2] != ["query"]:
         full_app()()
         return
+    from memgraph_neo4j.service.client import service_url
+
+    if service_url():  # the memory service embeds the question: no model to build here
+        query_app()()
+        return
     from memgraph_neo4j.cli.embedder import minilm_ahead
 
     with minilm_ahead():  # the embedder builds while the command is parsed and the driver imported

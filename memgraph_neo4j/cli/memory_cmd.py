@@ -15,6 +15,7 @@ import typer
 from rich.table import Table
 
 from memgraph_neo4j.cli import conversation_cmd as chat
+from memgraph_neo4j.cli import remote
 from memgraph_neo4j.cli.output import fail, read_space, stdout_console, warning
 
 out = stdout_console()
@@ -177,6 +178,17 @@ def ingest(
     for path in paths:
         if not path.exists():
             fail(f"{path}: no such file or folder")
+    service = remote.client()
+    if service is not None:  # the memory service ingests, with its extractor and settings
+        remote.refuse({"--extractor": extractor != "offline" and extractor, "--openie": openie,
+                       "--ontology": ontology, "--model": model, "--base-url": base_url, "--chat-model": chat_model,
+                       "--budget-tokens": budget_tokens, "--budget-cost": budget_cost, "--price-input": price_input,
+                       "--price-output": price_output, "--llm-timeout": llm_timeout, "--llm-retries": llm_retries,
+                       "--batch-size": batch_size != 64 and batch_size,
+                       "--adjudicator": adjudicator != "auto" and adjudicator, "--dry-run": dry_run,
+                       "--changing-relation": changing_relation}, service.url)
+        _ingest_remote(service, paths, space, conversation, as_json)
+        return
     if openie is not None:
         if not openie.exists():
             fail(f"--openie {openie}: no such file")
@@ -216,6 +228,27 @@ def ingest(
     except (StoreError, ValueError, OSError, LeaseLost, SpaceDeleting) as exc:  # OSError: a file unreadable
         fail(str(exc))
     signum = received[-1] if received else None
+    _print_report(report, paths, chats, conversations if chats else 0, as_json, dry_run, endpoint, signum)
+
+
+def _ingest_remote(service, paths: list[Path], space: str, conversation: bool | None, as_json: bool) -> None:
+    """`ingest` through the memory service (cli/remote_ingest.py), printed as in process."""
+    from memgraph_neo4j.cli import remote_ingest
+
+    chats = chat.chat_paths(paths, conversation, False, None, [])
+    received: list[int] = []
+    try:
+        with _signals(received):
+            report, conversations = remote_ingest.ingest(service, space, paths, chats, conversation)
+    except KeyboardInterrupt:  # the jobs were cancelled: the batches they committed are kept
+        warning(f"interrupted: {RESUME}")
+        raise typer.Exit(128 + (received[-1] if received else signal.SIGINT)) from None
+    _print_report(report, paths, chats, conversations, as_json, False, None, None)
+
+
+def _print_report(report, paths: list[Path], chats: list[Path] | None, conversations: int, as_json: bool,
+                  dry_run: bool, endpoint: str | None, signum: int | None) -> None:
+    """The run's report, and its exit code (_finish)."""
     if report.passages == 0 and not report.interrupted:
         fail(f"no text in {', '.join(str(p) for p in paths)}: the files are empty or hold no records; "
              "nothing was written")

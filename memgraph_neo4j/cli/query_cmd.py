@@ -9,6 +9,7 @@ from typing import TYPE_CHECKING
 import typer
 from rich.markup import escape
 
+from memgraph_neo4j.cli import remote
 from memgraph_neo4j.cli.driver import import_driver
 from memgraph_neo4j.cli.embedder import BackgroundEmbedder, minilm
 from memgraph_neo4j.cli.output import error, fail, missing_space, stdout_console
@@ -85,14 +86,28 @@ def query(text: str = typer.Argument(..., help="The question"),
                                                                "hybrid and dual methods"),
           as_json: bool = typer.Option(False, "--json", help="Machine-readable output")) -> None:
     """Retrieve passages (with the facts, schemas and entities that seeded them)."""
+    service = remote.client()
+    if service is not None:  # the memory service answers (what cli/entry.py does not take lean)
+        remote.refuse({"--ppr-engine": ppr_engine, "--layer-search": layer_search}, service.url)
+        from memgraph_neo4j.retrieval.base import RetrievalResult
+
+        options = {"method": method, "top_k": top_k, "as_of": as_of, "mode": mode}
+        found = remote.call(lambda: service.search(space, text, **{k: v for k, v in options.items() if v is not None}))
+        labels = found.pop("labels", [])
+        _print_result(RetrievalResult.model_validate(found), labels, as_json)
+        return
     with _memory(space, ppr_engine, layer_search) as memory:
         result = memory.search(text, method=method, top_k=top_k, mode=mode, as_of=as_of)
+    _print_result(result, [hit.matched(text).label() or hit.id for hit in result.passages], as_json)
+
+
+def _print_result(result, labels: list[str], as_json: bool) -> None:
+    """A search's result; `labels`: each passage's, where the words asked about lie (Hit.matched)."""
     if as_json:
         typer.echo(result.model_dump_json(indent=2))
         return
-    for i, hit in enumerate(result.passages, 1):
-        label = escape(hit.matched(text).label() or hit.id)  # where the words asked about lie
-        out.print(f"[bold]{i}. {label}[/bold]  score {hit.score:.4f}  ({hit.id})", highlight=False)
+    for i, (hit, label) in enumerate(zip(result.passages, labels, strict=True), 1):
+        out.print(f"[bold]{i}. {escape(label)}[/bold]  score {hit.score:.4f}  ({hit.id})", highlight=False)
         out.print((hit.text or "")[:300], highlight=False)
     if result.facts:
         out.print("seed facts: " + "; ".join(f"{f.text} ({f.score:.2f})" for f in result.facts), highlight=False)
@@ -115,6 +130,20 @@ def ask(text: str = typer.Argument(..., help="The question"),
         as_json: bool = typer.Option(False, "--json", help="Machine-readable output")) -> None:
     """Answer a question from the memory, citing passages: with a chat model (--model/--base-url, or
     OPENAI_API_KEY/OPENAI_BASE_URL), else extractively, quoting the sentences that answer it."""
+    service = remote.client()
+    if service is not None:  # the memory service answers, with its chat model if it has one
+        remote.refuse({"--ppr-engine": ppr_engine, "--layer-search": layer_search, "--model": model,
+                       "--base-url": base_url, "--llm-timeout": llm_timeout}, service.url)
+        from memgraph_neo4j.retrieval.answer import Answer
+
+        found = remote.call(lambda: service.ask(space, text, method=method, top_k=top_k))
+        labels = found.pop("labels", [])
+        answer = Answer.model_validate(found)
+        if answer.extractive:
+            typer.echo(NO_MODEL.replace("(--model/--base-url, or OPENAI_API_KEY / OPENAI_BASE_URL)",
+                                        f"at the memory service {service.url}"), err=True)
+        _print_answer(answer, dict(zip([h.id for h in answer.evidence.passages], labels, strict=False)), as_json)
+        return
     import openai
 
     from memgraph_neo4j.llm import OpenAIChat, price_for
@@ -129,8 +158,7 @@ def ask(text: str = typer.Argument(..., help="The question"),
         else:
             chat = chat_from_environment(chat_model, timeout)
         if chat is None:  # as MemoryGraph.ask: no chat model configured
-            typer.echo("note: no chat model (--model/--base-url, or OPENAI_API_KEY / OPENAI_BASE_URL): answered "
-                       "extractively, quoting the passages", err=True)
+            typer.echo(NO_MODEL, err=True)
             answer = memory.answer_extractive(text, method=method, top_k=top_k)
         else:
             try:
@@ -138,10 +166,19 @@ def ask(text: str = typer.Argument(..., help="The question"),
             except (openai.OpenAIError, TimeoutError) as exc:
                 where = base_url or "OPENAI_BASE_URL / api.openai.com"
                 fail(f"chat model {chat_model!r} at {where}: {exc} (set --model/--base-url, or OPENAI_API_KEY)")
+    _print_answer(answer, {h.id: h.matched(text).label() for h in answer.evidence.passages}, as_json)
+
+
+NO_MODEL = ("note: no chat model (--model/--base-url, or OPENAI_API_KEY / OPENAI_BASE_URL): answered extractively, "
+            "quoting the passages")
+
+
+def _print_answer(answer, labels: dict[str, str], as_json: bool) -> None:
+    """An answer and the passages it cites; `labels`: each passage's, at the words asked about (Hit.matched)."""
     if as_json:
         typer.echo(answer.model_dump_json(indent=2))
         return
     out.print(answer.answer, highlight=False)
     for pid in answer.cited_passage_ids:
         hit = next(h for h in answer.evidence.passages if h.id == pid)
-        out.print(f"  [{hit.matched(text).label() or pid}] {(hit.text or '')[:160]}", highlight=False, markup=False)
+        out.print(f"  [{labels.get(pid) or pid}] {(hit.text or '')[:160]}", highlight=False, markup=False)

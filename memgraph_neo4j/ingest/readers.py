@@ -26,6 +26,7 @@ __all__ = [
     "ReaderError",
     "Section",
     "check_path",
+    "folder_files",
     "iter_path",
     "read_hotpotqa_corpus",
     "read_musique_corpus",
@@ -59,20 +60,26 @@ def iter_path(path: str | Path, text_field: TextFields = None) -> Iterator[Docum
         yield from _file_documents(path, text_field)
         return
     found = False
+    for child in folder_files(path):
+        try:
+            for doc in _file_documents(child, text_field):
+                found = True
+                yield doc
+        except EmptyFileError:
+            continue
+    if not found:
+        raise EmptyFileError(f"no text in {path}: no file in it has text to ingest (read: "
+                             f"{', '.join(sorted(SUPPORTED_EXTENSIONS))})")
+
+
+def folder_files(path: Path) -> Iterator[Path]:
+    """The files of a folder that ingest reads, in order: supported, not hidden, not a saved page's asset."""
     for child in sorted(path.rglob("*")):
         rel = child.relative_to(path).parts
         if child.is_file() and child.suffix.lower() in SUPPORTED_EXTENSIONS and not any(
             p.startswith(".") for p in rel
         ) and not _saved_page_asset(child, path):
-            try:
-                for doc in _file_documents(child, text_field):
-                    found = True
-                    yield doc
-            except EmptyFileError:
-                continue
-    if not found:
-        raise EmptyFileError(f"no text in {path}: no file in it has text to ingest (read: "
-                             f"{', '.join(sorted(SUPPORTED_EXTENSIONS))})")
+            yield child
 
 
 _NOT_REGULAR = ((stat.S_ISFIFO, "a named pipe (FIFO)"), (stat.S_ISSOCK, "a socket"),

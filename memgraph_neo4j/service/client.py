@@ -12,11 +12,13 @@ import urllib.error
 import urllib.parse
 import urllib.request
 import uuid
+from collections.abc import Iterable, Iterator
 from pathlib import Path
 from typing import Any
 
 URL_ENV, TOKEN_ENV = "MEMGRAPH_SERVICE_URL", "MEMGRAPH_SERVICE_TOKEN"
 TIMEOUT = 600.0  # seconds a request may take (an upload waited on: the whole ingest)
+CHUNK = 1 << 20  # bytes of a file read at a time while uploading it
 
 
 class ServiceError(Exception):
@@ -50,7 +52,8 @@ class ServiceClient:
 
     # ----- requests ------------------------------------------------------------------------------
     def request(self, method: str, path: str, body: Any = None, query: dict[str, Any] | None = None,
-                raw: bytes | None = None, content_type: str | None = None) -> Any:
+                raw: bytes | Iterable[bytes] | None = None, content_type: str | None = None,
+                length: int | None = None) -> Any:
         url = self.url + path
         if query:
             url += "?" + urllib.parse.urlencode({k: _q(v) for k, v in query.items() if v is not None}, doseq=True)
@@ -60,6 +63,8 @@ class ServiceClient:
             data, content_type = json.dumps(body).encode(), "application/json"
         if content_type:
             headers["Content-Type"] = content_type
+        if length is not None:  # a streamed body: its size up front (else urllib sends it chunked)
+            headers["Content-Length"] = str(length)
         if self.token:
             headers["Authorization"] = f"Bearer {self.token}"
         request = urllib.request.Request(url, data=data, method=method, headers=headers)
@@ -85,24 +90,58 @@ class ServiceClient:
     def ask(self, space: str, question: str, **options: Any) -> dict[str, Any]:
         return self.request("POST", self.space(space) + "/ask", {"question": question, **options})
 
+    def conflicts(self, space: str, status: str | None = None, limit: int = 100) -> list[dict[str, Any]]:
+        return self.request("GET", self.space(space) + "/conflicts", query={"status": status, "limit": limit})
+
+    def conflict(self, space: str, conflict_id: str, action: str | None = None,
+                 keep: str | None = None) -> dict[str, Any]:
+        """One conflict; with `action` (accept, reject, revert) the conflict once it is done."""
+        path = self.space(space) + "/conflicts/" + urllib.parse.quote(conflict_id, safe="")
+        if action is None:
+            return self.request("GET", path)
+        return self.request("POST", f"{path}/{action}", {"keep": keep} if action == "accept" else None)
+
+    def documents(self, space: str, limit: int | None = None) -> list[dict[str, Any]]:
+        return self.request("GET", self.space(space) + "/documents", query={"limit": limit})
+
+    def retract(self, space: str, doc_ids: list[str]) -> dict[str, Any]:
+        return self.request("POST", self.space(space) + "/documents/retract", {"ids": doc_ids})
+
     def upload(self, space: str, paths: list[Path], names: list[str], title: str | None = None,
                wait: bool = True) -> dict[str, Any]:
+        """The files as one job (multipart), streamed from disk: never held whole in memory."""
         boundary = uuid.uuid4().hex
-        parts = []
+        parts: list[bytes | Path] = []
         for path, name in zip(paths, names, strict=True):
             kind = mimetypes.guess_type(name)[0] or "application/octet-stream"
             head = (f'--{boundary}\r\nContent-Disposition: form-data; name="files"; filename="{_quoted(name)}"\r\n'
                     f"Content-Type: {kind}\r\n\r\n")
-            parts += [head.encode(), Path(path).read_bytes(), b"\r\n"]
+            parts += [head.encode(), Path(path), b"\r\n"]
         if title:
             parts.append(f'--{boundary}\r\nContent-Disposition: form-data; name="title"\r\n\r\n{title}\r\n'.encode())
         parts.append(f"--{boundary}--\r\n".encode())
-        return self.request("POST", self.space(space) + "/documents", raw=b"".join(parts),
+        size = sum(p.stat().st_size if isinstance(p, Path) else len(p) for p in parts)
+        return self.request("POST", self.space(space) + "/documents", raw=_stream(parts),
                             content_type=f"multipart/form-data; boundary={boundary}",
-                            query={"wait": wait, "timeout": self.timeout})
+                            query={"wait": wait, "timeout": self.timeout}, length=size)
 
-    def job(self, job_id: str, wait: bool = False) -> dict[str, Any]:
-        return self.request("GET", f"/v1/jobs/{urllib.parse.quote(job_id)}", query={"wait": wait})
+    def job(self, job_id: str, wait: bool = False, timeout: float | None = None) -> dict[str, Any]:
+        """A job; with `wait`, once finished or after `timeout` seconds (default the client's)."""
+        query = {"wait": wait, "timeout": timeout or self.timeout} if wait else None
+        return self.request("GET", f"/v1/jobs/{urllib.parse.quote(job_id)}", query=query)
+
+    def cancel(self, job_id: str) -> dict[str, Any]:
+        return self.request("DELETE", f"/v1/jobs/{urllib.parse.quote(job_id)}")
+
+
+def _stream(parts: list[bytes | Path]) -> Iterator[bytes]:
+    for part in parts:
+        if isinstance(part, bytes):
+            yield part
+            continue
+        with open(part, "rb") as file:
+            while chunk := file.read(CHUNK):
+                yield chunk
 
 
 def _q(value: Any) -> Any:

@@ -7,6 +7,7 @@ from typing import Annotated, Literal
 from pydantic import BaseModel, Field
 
 from memgraph_neo4j.retrieval import SEARCH_METHODS
+from memgraph_neo4j.retrieval.answer import Answer
 from memgraph_neo4j.retrieval.base import RetrievalResult
 
 Method = Literal[SEARCH_METHODS]
@@ -66,3 +67,15 @@ class SearchResponse(RetrievalResult):
     def of(cls, result: RetrievalResult, query: str) -> SearchResponse:
         labels = [hit.matched(query).label() or hit.id for hit in result.passages]
         return cls.model_construct(**dict(result), labels=labels)  # the hits are valid already
+
+
+class AskResponse(Answer):
+    """An answer, and each evidence passage's label where the words asked about lie (as SearchResponse):
+    what `memgraph-neo4j ask` prints as the service's client (the passages' sections are not sent)."""
+
+    labels: list[str] = Field(default_factory=list)
+
+    @classmethod
+    def of(cls, answer: Answer, question: str) -> AskResponse:
+        labels = [hit.matched(question).label() or hit.id for hit in answer.evidence.passages]
+        return cls.model_construct(**dict(answer), labels=labels)

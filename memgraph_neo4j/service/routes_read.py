@@ -10,9 +10,8 @@ from fastapi import APIRouter, BackgroundTasks, Depends, Query, Request
 from fastapi.responses import FileResponse
 
 from memgraph_neo4j.contracts import ConflictStatus
-from memgraph_neo4j.retrieval.answer import Answer
 from memgraph_neo4j.service.auth import Right, requires
-from memgraph_neo4j.service.models import AcceptRequest, AskRequest, SearchRequest, SearchResponse
+from memgraph_neo4j.service.models import AcceptRequest, AskRequest, AskResponse, SearchRequest, SearchResponse
 
 router = APIRouter(prefix="/v1/spaces/{space}")
 Status = Literal[tuple(str(s) for s in ConflictStatus)]
@@ -31,11 +30,12 @@ def search(request: Request, space: str, body: SearchRequest, _: object = Depend
     return SearchResponse.of(result, body.query)
 
 
-@router.post("/ask", response_model=Answer, tags=["search"],
+@router.post("/ask", response_model=AskResponse, tags=["search"],
              summary="An answer citing passages: by the service's chat model, else extractive")
 def ask(request: Request, space: str, body: AskRequest, _: object = Depends(requires(Right.READ))):
     with _pool(request).use(space, must_exist=True) as memory:
-        return memory.ask(body.question, method=body.method, top_k=body.top_k)
+        answer = memory.ask(body.question, method=body.method, top_k=body.top_k)
+    return AskResponse.of(answer, body.question)
 
 
 @router.get("/facts", tags=["facts"], summary="Facts valid at a time (default now), of an entity or relation")

@@ -56,18 +56,26 @@ def run_job(pool: ServicePool, jobs: JobStore, job: Job, progress: Callable[[Pro
 
 
 def _documents(folder: Path, files, title: str | None, doc_ids: list[str]) -> Iterator:
-    from memgraph_neo4j.ingest.readers import iter_path
+    """As a folder's walk reads them: a file without text among others is skipped; all without, an error."""
+    from memgraph_neo4j.ingest.readers import EmptyFileError, iter_path
 
+    found = False
     for upload in files:
         path = folder / upload.stored
-        for document in iter_path(path):
-            source = document.source.replace(str(path), upload.name) if document.source else upload.name
-            update = {"source": source}
-            if title and len(files) == 1:
-                update["title"] = title
-            document = document.model_copy(update=update)
-            doc_ids.append(document.id)
-            yield document
+        try:
+            for document in iter_path(path):
+                source = document.source.replace(str(path), upload.name) if document.source else upload.name
+                update = {"source": source}
+                if title and len(files) == 1:
+                    update["title"] = title
+                found = True
+                document = document.model_copy(update=update)
+                doc_ids.append(document.id)
+                yield document
+        except EmptyFileError:
+            continue
+    if not found:
+        raise EmptyFileError(f"no text in {', '.join(f.name for f in files)}: nothing to ingest")
 
 
 def _sum(reports: list) -> dict[str, Any]:
