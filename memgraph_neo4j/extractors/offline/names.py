@@ -64,8 +64,16 @@ def title_mentions(text: str, title: str | None, found: list[Mention]) -> list[M
         if (w := re.search(r"([A-Z][\w'-]*)\s+$", text[max(s - 40, 0) : s])) and w[1] not in _LEADS:
             continue  # "Cool Ranch Doritos": a capitalised word before it makes a longer name
         over = [m for m in out if m.start < e and s < m.end]
-        if any(m.start < s or m.end > e for m in over) or [(m.start, m.end) for m in over] == [(s, e)]:
+        # a date the NER started inside the title ("Until Tomorrow (1975)" -> "Tomorrow (1975") keeps its digits
+        crossing = [m for m in over if m.kind == "date" and s < m.start < e < m.end]
+        over = [m for m in over if m not in crossing]
+        if any(m.start < s or m.end > e for m in over) or [(m.start, m.end) for m in over] == [(s, e)] and \
+                not crossing:
             continue  # a longer name holds it (or a date crosses it), or the NER read it whole already
+        for m in crossing:
+            out.remove(m)
+            if d := re.search(r"\d(?:.*\d)?", text[e : m.end]):
+                out.append(Mention(e + d.start(), e + d.end(), d[0], "date", m.label))
         # the NER's label only when it read most of the title: "Emma" (a person) is not "Emma's Bliss"
         label = over[0].label if len(over) == 1 and 2 * (over[0].end - over[0].start) >= e - s else None
         out = [m for m in out if m not in over]
