@@ -103,7 +103,7 @@ class DependencyRelations:
             elif tok.dep_ == "appos" and tok.pos_ == "NOUN" and tok.head.dep_ != "attr":  # "He is an M.P., a man"
                 heads = [m for m in args.resolve(tok.head) if m.kind == "name"]
                 out += self._nominal(tok, heads, args) + self._class(tok, heads, args)
-            elif tok.dep_ == "prep" and tok.lower_ in ("in", "at"):
+            elif tok.dep_ == "prep" and tok.lower_ in ("in", "at", "of"):  # "the X Region of the Y Territories"
                 out += self._place_in_place(tok, args)
             if tok.pos_ == "NOUN" and self._work_types:
                 out += [self._fact(h, r, t, None) for h, r, t in work_year(tok, args, self._work_types)]

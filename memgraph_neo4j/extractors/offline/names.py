@@ -1,7 +1,8 @@
 """Name-level repairs of the offline extractor's mentions, each for an error measured on the hand-labelled
 fixture (tests/fixtures/offline_precision.json):
 
-- the passage's title, where the text says it verbatim, is ONE name: the NER cut "Kauf dir einen bunten
+- the passage's title (without its disambiguation: "(novel)", ", Northwest Territories" when the text
+  does not say it), where the text says it verbatim, is ONE name: the NER cut "Kauf dir einen bunten
   Luftballon" to "Luftballon", "Heinkel HD 23" to "Heinkel HD", split "Franklin Street Presbyterian Church
   and Parsonage" at "and" and "Left Grouping of ..." lost its first word (``title_mentions``);
 - an abbreviation in brackets right after a name is another name of it ("New South Wales Institute of
@@ -56,6 +57,8 @@ def title_mentions(text: str, title: str | None, found: list[Mention]) -> list[M
     kept when the mentions it replaces agree on one. A title starting in lower case is not a name."""
     name = _DISAMBIGUATION.sub("", title or "").strip()
     name = name[m.end():] if (m := _LEADING_THE.match(name)) else name
+    if ", " in name and name not in text:  # "Enterprise, Northwest Territories": a place's title names its region
+        name = name.split(", ", 1)[0]
     if len(name) < 3 or not (name[0].isupper() or name[0].isdigit()):
         return found
     out = list(found)

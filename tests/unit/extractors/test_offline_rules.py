@@ -62,3 +62,10 @@ def test_a_subject_noun_owned_by_the_topic_gives_its_value(ex: OfflineExtractor)
     # a person's passage has no members, and another owner's population is not the topic's
     got = facts(ex, "Ann Crowe is a fiddler from Leeds. The population of Hexham was 11,000 when she was born there.")
     assert not any(r in ("member_of", "population") and "Ann Crowe" in (h, t) for h, r, t in got)
+
+
+def test_a_place_title_names_its_place_and_a_region_of_a_place_lies_in_it(ex: OfflineExtractor) -> None:
+    got = facts(ex, "Ashcombe is a village in the Lake District of the United Kingdom.",
+                title="Ashcombe, Cumbria")
+    assert ("Ashcombe", "located_in", "Lake District") in got
+    assert ("Lake District", "located_in", "United Kingdom") in got
