@@ -15,6 +15,7 @@ from collections.abc import Callable, Sequence
 from typing import Any
 
 from memgraph_neo4j.extractors.offline.ner import Mention
+from memgraph_neo4j.extractors.offline.verbs import WORK_GENRES
 
 __all__ = ["COPULAS", "NEAR", "SUBJ", "Arguments"]
 
@@ -68,7 +69,8 @@ class Arguments:
                 subjects = [tok.head]
             else:
                 continue
-            typ = self.noun_type(tok.lemma_.lower())
+            lemma = tok.lemma_.lower()
+            typ = self.noun_type(lemma) or (self.noun_type("work") if lemma.rsplit("-", 1)[-1] in WORK_GENRES else None)
             for s in subjects:
                 if typ is not None and (m := self.of.get(s.i)) is not None and m.kind == "name":
                     m.label = typ

@@ -25,6 +25,7 @@ from typing import Any
 
 from memgraph_neo4j.extractors.offline.arguments import COPULAS, NEAR, SUBJ, Arguments
 from memgraph_neo4j.extractors.offline.ner import Mention
+from memgraph_neo4j.extractors.offline.nominals import owned_value, work_year
 from memgraph_neo4j.extractors.offline.patterns import NP_OF_SKIP, PLACE_NOUNS
 from memgraph_neo4j.extractors.offline.verbs import (
     AWARD_WORDS,
@@ -62,9 +63,23 @@ class DepFact:
 def _in_place_phrase(tok: Any) -> bool:
     """A name at the end of a locative phrase ("in Manhattan, New York"): a participle after it is about
     what the phrase locates (measured: "Canada, located between ...", "New York established in 1876")."""
+    tok = _phrase_end(tok)
+    return tok.dep_ == "pobj" and tok.head.lower_ in ("in", "of", "at", "near") and tok.ent_type_ in ("GPE", "LOC")
+
+
+def _phrase_end(tok: Any) -> Any:
     while tok.dep_ in ("appos", "conj", "npadvmod", "compound") and tok.head.i != tok.i:
         tok = tok.head
-    return tok.dep_ == "pobj" and tok.head.lower_ in ("in", "of", "at", "near") and tok.ent_type_ in ("GPE", "LOC")
+    return tok
+
+
+def _outer_noun(tok: Any) -> Any | None:
+    """The noun a prepositional phrase ending in `tok` hangs on: "a school in Manhattan, New York" -> school,
+    "a biopic about Amy Johnson" -> biopic (a participle after the phrase may be about that noun)."""
+    tok = _phrase_end(tok)
+    if tok.dep_ == "pobj" and tok.head.dep_ == "prep" and tok.head.head.pos_ == "NOUN":
+        return tok.head.head
+    return None
 
 
 class DependencyRelations:
@@ -73,6 +88,8 @@ class DependencyRelations:
     def __init__(self, ontology: Ontology) -> None:
         self.ontology = ontology
         self._relations = {r.name for r in ontology.relations}
+        dated = ontology.relation("publication_date")
+        self._work_types = frozenset(dated.domain if dated is not None else ())
 
     def sentence_facts(self, sent: Any, args: Arguments) -> list[DepFact]:
         out: list[DepFact] = []
@@ -86,8 +103,12 @@ class DependencyRelations:
             elif tok.dep_ == "appos" and tok.pos_ == "NOUN" and tok.head.dep_ != "attr":  # "He is an M.P., a man"
                 heads = [m for m in args.resolve(tok.head) if m.kind == "name"]
                 out += self._nominal(tok, heads, args) + self._class(tok, heads, args)
-            elif tok.dep_ == "prep" and tok.lower_ in ("in", "at"):
+            elif tok.dep_ == "prep" and tok.lower_ in ("in", "at", "of"):  # "the X Region of the Y Territories"
                 out += self._place_in_place(tok, args)
+            if tok.pos_ == "NOUN" and self._work_types:
+                out += [self._fact(h, r, t, None) for h, r, t in work_year(tok, args, self._work_types)]
+                out += [self._fact(h, r, t, None) for h, r, t in owned_value(tok, args)
+                        if self._typed(r, h, t) or self._retype(r, h, t)]
         return out
 
     # -- verbs ---------------------------------------------------------------------------------
@@ -98,8 +119,9 @@ class DependencyRelations:
         if subs or depth > 3:
             return subs, passive
         if v.dep_ in ("relcl", "acl"):  # "Y, founded in 1990", "a film directed by X"
-            if v.dep_ == "acl" and _in_place_phrase(v.head):
-                return [], passive  # "a school in Manhattan, New York established in 1876": not New York
+            if v.dep_ == "acl" and _in_place_phrase(v.head):  # "a school in Manhattan, New York established
+                outer = _outer_noun(v.head)  # in 1876": the school, not New York
+                return [outer] if outer is not None else [], passive or v.tag_ == "VBN"
             return [v.head] if 0 < v.i - v.head.i <= NEAR else [], passive or v.tag_ == "VBN"
         if v.dep_ in ("conj", "xcomp", "advcl") and v.head.pos_ in ("VERB", "AUX"):
             if v.dep_ == "advcl" and v.tag_ not in ("VBN", "VBG"):
@@ -111,6 +133,9 @@ class DependencyRelations:
         return [], passive
 
     def _verb(self, v: Any, args: Arguments) -> list[DepFact]:
+        deps = {c.dep_ for c in v.children}
+        if "nsubj" in deps and not deps & {"aux", "auxpass"} and (v.tag_ == "VBN" or "agent" in deps):
+            return []  # a participle (one with "by") has no subject without have/be: "a school in X, Y established"
         subj_toks, passive = self._subjects(v)
         subjects = [m for s in subj_toks for m in args.expand(s) if m.kind == "name"]
         # the subject of the verb (or of the verb it is coordinated with), named in place: the surest attachment
@@ -121,6 +146,10 @@ class DependencyRelations:
         direct = all(s.dep_ in SUBJ and s.head.i in chain and s.i in args.of for s in subj_toks)
         if not subjects:
             return []
+        # "a biopic about Amy Johnson, directed by X": when the relation's types rule out the name the
+        # participle hangs on, it is about the noun that name's phrase modifies
+        outer = _outer_noun(u.head) if u.dep_ == "acl" and not _in_place_phrase(u.head) else None
+        alt = [m for m in args.expand(outer) if m.kind == "name"] if outer is not None else []
         lemma = " ".join([v.lemma_.lower(), *(c.lower_ for c in v.children if c.dep_ == "prt")])
         dobjs = [c for c in v.children if c.dep_ in ("dobj", "oprd")]
         light = next((c for c in dobjs if c.lemma_ in ("part", "place") and c.i not in args.of), None)
@@ -130,6 +159,9 @@ class DependencyRelations:
         for c in v.children:
             if c.dep_ in ("prep", "agent"):
                 objects += [(c.lower_, g) for g in c.children if g.dep_ == "pobj"]
+        if not objects:  # "directed and produced by X": the agent of the next participle is this one's too
+            objects += [("by", g) for c in v.children if c.dep_ == "conj" and c.tag_ == "VBN"
+                        for a in c.children if a.dep_ == "agent" for g in a.children if g.dep_ == "pobj"]
         time = self._time(v, objects, args)
         patients = [m for _, o in objects[: len(dobjs)] for m in args.expand(o) if m.kind == "name"]
         # "X blocks cold winds from Y": with an unnamed object, a prepositional phrase is about the object
@@ -141,10 +173,14 @@ class DependencyRelations:
                 continue
             for tail in args.expand(o):
                 if tail.kind == "date":
-                    out += self._dated(v, lemma, prep, passive, subjects, patients, bool(dobjs), tail)
+                    out += self._dated(v, lemma, prep, passive, subjects, patients, bool(dobjs), tail) or \
+                        self._dated(v, lemma, prep, passive, alt, alt, False, tail)
                 elif tail.kind == "name" and tail.ref is None:
                     for head in subjects:
                         fact = self._phrase_fact(v, lemma, prep, passive, head, tail, time, open_ok or not prep, direct)
+                        if fact is None:  # only the ontology's relations, whose types told the two apart
+                            fact = next((f for h in alt if h is not tail and (f := self._phrase_fact(
+                                v, lemma, prep, passive, h, tail, time, False)) is not None), None)
                         out += [fact] if fact is not None else []
         return out
 

@@ -1,7 +1,8 @@
 """Name-level repairs of the offline extractor's mentions, each for an error measured on the hand-labelled
 fixture (tests/fixtures/offline_precision.json):
 
-- the passage's title, where the text says it verbatim, is ONE name: the NER cut "Kauf dir einen bunten
+- the passage's title (without its disambiguation: "(novel)", ", Northwest Territories" when the text
+  does not say it), where the text says it verbatim, is ONE name: the NER cut "Kauf dir einen bunten
   Luftballon" to "Luftballon", "Heinkel HD 23" to "Heinkel HD", split "Franklin Street Presbyterian Church
   and Parsonage" at "and" and "Left Grouping of ..." lost its first word (``title_mentions``);
 - an abbreviation in brackets right after a name is another name of it ("New South Wales Institute of
@@ -56,6 +57,8 @@ def title_mentions(text: str, title: str | None, found: list[Mention]) -> list[M
     kept when the mentions it replaces agree on one. A title starting in lower case is not a name."""
     name = _DISAMBIGUATION.sub("", title or "").strip()
     name = name[m.end():] if (m := _LEADING_THE.match(name)) else name
+    if ", " in name and name not in text:  # "Enterprise, Northwest Territories": a place's title names its region
+        name = name.split(", ", 1)[0]
     if len(name) < 3 or not (name[0].isupper() or name[0].isdigit()):
         return found
     out = list(found)
@@ -64,8 +67,16 @@ def title_mentions(text: str, title: str | None, found: list[Mention]) -> list[M
         if (w := re.search(r"([A-Z][\w'-]*)\s+$", text[max(s - 40, 0) : s])) and w[1] not in _LEADS:
             continue  # "Cool Ranch Doritos": a capitalised word before it makes a longer name
         over = [m for m in out if m.start < e and s < m.end]
-        if any(m.start < s or m.end > e for m in over) or [(m.start, m.end) for m in over] == [(s, e)]:
+        # a date the NER started inside the title ("Until Tomorrow (1975)" -> "Tomorrow (1975") keeps its digits
+        crossing = [m for m in over if m.kind == "date" and s < m.start < e < m.end]
+        over = [m for m in over if m not in crossing]
+        if any(m.start < s or m.end > e for m in over) or [(m.start, m.end) for m in over] == [(s, e)] and \
+                not crossing:
             continue  # a longer name holds it (or a date crosses it), or the NER read it whole already
+        for m in crossing:
+            out.remove(m)
+            if d := re.search(r"\d(?:.*\d)?", text[e : m.end]):
+                out.append(Mention(e + d.start(), e + d.end(), d[0], "date", m.label))
         # the NER's label only when it read most of the title: "Emma" (a person) is not "Emma's Bliss"
         label = over[0].label if len(over) == 1 and 2 * (over[0].end - over[0].start) >= e - s else None
         out = [m for m in out if m not in over]

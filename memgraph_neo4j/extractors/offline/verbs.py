@@ -13,7 +13,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-__all__ = ["AWARD_WORDS", "DATE_RELATIONS", "NOUN_BY", "NOUN_OF", "PHRASES", "SKIP_LEMMAS", "Mapped"]
+__all__ = ["AWARD_WORDS", "DATE_RELATIONS", "NOUN_BY", "NOUN_OF", "PHRASES", "SKIP_LEMMAS", "WORK_GENRES", "Mapped"]
 
 
 @dataclass(frozen=True)
@@ -100,6 +100,10 @@ NOUN_OF: dict[str, tuple[str, bool]] = {
     **dict.fromkeys("part section subdivision component".split(), ("part_of", False)),
     **dict.fromkeys("tributary".split(), ("tributary_of", False)),
 }
+
+# genre nouns of works the ontology's type synonyms may not list ("a 2006 romantic tragic-comedy")
+WORK_GENRES = frozenset("film movie biopic documentary comedy drama thriller western musical series miniseries "
+                        "sitcom serial opera novel novella book album single song ep dvd video game play".split())
 
 # Verbs that say nothing on their own (an open relation "be"/"have" would only add noise).
 SKIP_LEMMAS = frozenset("be have do get make go come say tell use see give take become seem".split())
