@@ -52,6 +52,10 @@ def run(service: Service, port: int, on_listening: Callable[[str], None] | None 
             if self.started and on_listening is not None:
                 on_listening(url_of(service.host, port))
 
+        async def shutdown(self, sockets: Any = None) -> None:
+            service.jobs.stopping()  # before uvicorn waits (up to 30 s) for the requests waiting for a job
+            await super().shutdown(sockets)
+
     config = uvicorn.Config(build_app(service), host=service.host, port=port, log_level="warning",
                             timeout_graceful_shutdown=30, limit_concurrency=256)
     previous = None

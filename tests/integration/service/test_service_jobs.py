@@ -10,6 +10,7 @@ import os
 import signal
 import subprocess
 import sys
+import threading
 import time
 import uuid
 from collections import Counter
@@ -73,8 +74,9 @@ def serve(env: dict[str, str], port: int, log: Path) -> subprocess.Popen:
         time.sleep(0.1)
 
 
-def stop(process: subprocess.Popen, log: Path) -> None:
-    """SIGTERM, as a process manager stops it: a clean exit (0) within a minute."""
+def stop(process: subprocess.Popen, log: Path) -> float:
+    """SIGTERM, as a process manager stops it: a clean exit (0) within a minute; the seconds it took."""
+    began = time.monotonic()
     process.send_signal(signal.SIGTERM)
     try:
         code = process.wait(60)
@@ -83,6 +85,7 @@ def stop(process: subprocess.Popen, log: Path) -> None:
         pytest.fail(f"serve did not stop within 60 s of SIGTERM: {log.read_text()[-3000:]}")
     assert code == 0, log.read_text()[-3000:]
     assert "Traceback" not in log.read_text()
+    return time.monotonic() - began
 
 
 def fingerprint(test_store, space: str) -> tuple[Counter, Counter]:
@@ -97,14 +100,16 @@ def fingerprint(test_store, space: str) -> tuple[Counter, Counter]:
 
 
 @pytest.fixture
-def other_space(store):
-    name = f"t_{uuid.uuid4().hex[:10]}"
-    yield name
-    delete_space(store, name)
+def other_spaces(store):
+    names = tuple(f"t_{uuid.uuid4().hex[:10]}" for _ in range(2))
+    yield names
+    for name in names:
+        delete_space(store, name)
 
 
 def test_a_job_stopped_by_sigterm_resumes_at_the_next_start_and_ends_as_one_run(
-        neo4j_connection, space, other_space, store, test_store, minilm, test_settings, tmp_path):
+        neo4j_connection, space, other_spaces, store, test_store, minilm, test_settings, tmp_path):
+    other_space, third = other_spaces
     data = corpus(tmp_path / "people.json")
     env, port, log = service_env(neo4j_connection, tmp_path / "service"), free_port(), tmp_path / "serve.log"
     url = f"http://127.0.0.1:{port}"
@@ -115,15 +120,36 @@ def test_a_job_stopped_by_sigterm_resumes_at_the_next_start_and_ends_as_one_run(
                              files=[("files", ("people.json", data.read_bytes(), "application/json"))])
             assert sent.status_code == 202, sent.text
             job_id = sent.json()["id"]
+            behind = http.post(f"/v1/spaces/{third}/texts", json={"text": "Grace Hopper lived in New York."})
+            assert behind.json()["status"] == "queued", behind.text
+            queued_id = behind.json()["id"]
             deadline = time.monotonic() + 180
             while (job := http.get(f"/v1/jobs/{job_id}").json())["progress"]["chunks_done"] < 64:
                 assert job["status"] in ("queued", "running"), job
                 assert time.monotonic() < deadline, job
                 time.sleep(0.05)
-        stop(process, log)
+        answers: dict[str, httpx.Response | Exception] = {}
+
+        def wait_for(job: str) -> None:  # a client waiting for each job when the service is told to stop
+            try:
+                answers[job] = httpx.get(f"{url}/v1/jobs/{job}", params={"wait": True}, timeout=120)
+            except httpx.HTTPError as exc:
+                answers[job] = exc
+        waiters = [threading.Thread(target=wait_for, args=(job,)) for job in (job_id, queued_id)]
+        for waiter in waiters:
+            waiter.start()
+        time.sleep(0.5)
+        took = stop(process, log)
+        for waiter in waiters:
+            waiter.join(60)
     finally:
         if process.poll() is None:
             process.kill()
+    # the waiting clients do not hold the stop (uvicorn waits up to 30 s for open requests): each is told
+    # where its job stands, the running one interrupted after its batch, the queued one still queued
+    assert took < 25, took
+    assert {job: (a.status_code, a.json()["status"]) if isinstance(a, httpx.Response) else repr(a)
+            for job, a in answers.items()} == {job_id: (200, "interrupted"), queued_id: (200, "queued")}
     stopped = json.loads((tmp_path / "service" / "jobs" / job_id / "job.json").read_text())
     assert stopped["status"] == "interrupted" and stopped["runs"] == 1, stopped
     assert 64 <= stopped["progress"]["chunks_done"] < PASSAGES, stopped
@@ -132,6 +158,7 @@ def test_a_job_stopped_by_sigterm_resumes_at_the_next_start_and_ends_as_one_run(
     try:
         with httpx.Client(base_url=url, timeout=300) as http:
             done = http.get(f"/v1/jobs/{job_id}", params={"wait": True, "timeout": 280}).json()
+            queued = http.get(f"/v1/jobs/{queued_id}", params={"wait": True, "timeout": 60}).json()
         stop(process, log)
     finally:
         if process.poll() is None:
@@ -139,6 +166,7 @@ def test_a_job_stopped_by_sigterm_resumes_at_the_next_start_and_ends_as_one_run(
     assert done["status"] == "done" and done["runs"] == 2, done
     assert done["progress"]["chunks_done"] == PASSAGES - stopped["progress"]["chunks_done"]  # only the rest
     assert done["report"]["passages"] == PASSAGES and done["report"]["failed"] == 0, done["report"]
+    assert queued["status"] == "done" and queued["runs"] == 1, queued  # queued at the stop: run after the restart
 
     with MemoryGraph(space=other_space, store=store, embedder=minilm, settings=test_settings) as memory:
         memory.ingest([data], progress=False)
