@@ -156,3 +156,19 @@ def test_an_upload_above_the_limit_is_413_and_leaves_nothing_in_the_spool(test_s
     assert "content-length" not in streamed.request.headers
     assert small.status_code == 200 and small.json()["status"] == "done", small.text  # under the limit: taken
     assert [p.name for p in spool.iterdir()] == [small.json()["id"]]  # the refused ones left nothing
+
+
+def test_a_file_name_the_spool_cannot_keep_still_titles_the_document_as_in_process(url, space, tmp_path):
+    from memgraph_neo4j.ingest.readers import iter_path
+
+    name = "Meeting notes (2024) & Q+A's.txt"  # spooled as "Meeting notes _2024_ _ Q_A_s.txt"
+    path = tmp_path / name
+    path.write_text("Lise Meitner explained nuclear fission with Otto Frisch in 1939.\n", encoding="utf-8")
+    [local] = iter_path(path)
+    with httpx.Client(base_url=url, timeout=120) as http:
+        job = http.post(f"/v1/spaces/{space}/documents", params={"wait": True},
+                        files=[("files", (name, path.read_bytes(), "text/plain"))]).json()
+        assert job["status"] == "done", job
+        [document] = http.get(f"/v1/spaces/{space}/documents").json()
+    assert (document["id"], document["title"], document["source"]) == (local.id, "Meeting notes (2024) & Q+A's",
+                                                                       name)
