@@ -85,6 +85,12 @@ class JobNotFound(ValueError):
     status = 404
 
 
+class ServiceStopping(ValueError):
+    """A job sent while the service stops: 503, and its spooled input is discarded."""
+
+    status = 503
+
+
 class StopJob(KeyboardInterrupt):
     """Raised between two batches to end a job's ingest as Ctrl-C does (its batches kept)."""
 
@@ -173,7 +179,8 @@ class JobQueue:
     def submit(self, job: Job) -> Job:
         with self._changed:
             if self._stopping:
-                raise RuntimeError("the service is stopping: submit the job again once it is back")
+                self.store.discard(job)
+                raise ServiceStopping("the service is stopping: send the job again once it is back")
             self.store.save(job)
             self._jobs[job.id] = job
             self._queue.append(job.id)

@@ -18,7 +18,7 @@ from pathlib import Path
 
 import httpx
 import pytest
-from conftest import free_port
+from conftest import free_port, running
 
 from memgraph_neo4j.api import MemoryGraph
 from memgraph_neo4j.repository.documents import delete_space
@@ -197,3 +197,14 @@ def test_a_client_that_disconnects_does_not_stop_its_job_and_delete_cancels_a_qu
         assert done["status"] == "done" and done["runs"] == 1 and done["report"]["passages_new"] > 5, done
         assert http.get(f"/v1/jobs/{queued.json()['id']}").json()["status"] == "cancelled"
         assert [d["title"] for d in http.get(f"/v1/spaces/{space}/documents").json()] == ["Long"]
+
+
+def test_a_job_sent_while_the_service_stops_is_503_and_leaves_nothing_in_the_spool(service, space):
+    with running(service) as url, httpx.Client(base_url=url, timeout=60) as http:
+        service.jobs.stopping()  # what `serve` does as its shutdown begins, while requests may still arrive
+        text = http.post(f"/v1/spaces/{space}/texts", json={"text": "Grace Hopper lived in New York."})
+        upload = http.post(f"/v1/spaces/{space}/documents", files=[("files", ("a.txt", b"Some text.", "text/plain"))])
+    for refused in (text, upload):
+        assert refused.status_code == 503, refused.text
+        assert "the service is stopping" in refused.json()["detail"]
+    assert list(service.store.root.iterdir()) == []
