@@ -86,6 +86,12 @@ class JobNotFound(ValueError):
     status = 404
 
 
+class ServiceStopping(ValueError):
+    """A job sent while the service stops: 503, and its spooled input is discarded."""
+
+    status = 503
+
+
 class StopJob(KeyboardInterrupt):
     """Raised between two batches to end a job's ingest as Ctrl-C does (its batches kept)."""
 
@@ -174,7 +180,8 @@ class JobQueue:
     def submit(self, job: Job) -> Job:
         with self._changed:
             if self._stopping:
-                raise RuntimeError("the service is stopping: submit the job again once it is back")
+                self.store.discard(job)
+                raise ServiceStopping("the service is stopping: send the job again once it is back")
             self.store.save(job)
             self._jobs[job.id] = job
             self._queue.append(job.id)
@@ -196,7 +203,7 @@ class JobQueue:
         deadline = None if timeout is None else time.monotonic() + timeout
         with self._changed:
             while (job := self._jobs.get(job_id)) is not None and job.status not in FINISHED:
-                if self._stopping and job.status == JobStatus.INTERRUPTED:
+                if self._stopping and job.id != self.running:  # the next start resumes it: say where it stands
                     break
                 left = None if deadline is None else deadline - time.monotonic()
                 if left is not None and left <= 0:
@@ -217,11 +224,17 @@ class JobQueue:
                 self._cancel.add(job_id)
         return self.get(job_id)
 
-    def stop(self, timeout: float | None = None) -> None:
-        """The running job stops after its current batch (interrupted, resumed by the next start)."""
+    def stopping(self) -> None:
+        """No job starts any more, the running one stops after its current batch, and every wait() returns
+        once its job is not running: the server calls this as its shutdown begins, before it waits for the
+        open requests (a client waiting for a job would otherwise hold the stop until the job ended)."""
         with self._changed:
             self._stopping = True
             self._changed.notify_all()
+
+    def stop(self, timeout: float | None = None) -> None:
+        """The running job stops after its current batch (interrupted, resumed by the next start)."""
+        self.stopping()
         if self._thread is not None:
             self._thread.join(timeout)
 

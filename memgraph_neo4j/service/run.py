@@ -6,6 +6,8 @@ finishes its batch and is marked interrupted (service/jobs.py); the next start r
 
 from __future__ import annotations
 
+import signal
+import threading
 from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Any
@@ -50,9 +52,26 @@ def run(service: Service, port: int, on_listening: Callable[[str], None] | None 
             if self.started and on_listening is not None:
                 on_listening(url_of(service.host, port))
 
+        async def shutdown(self, sockets: Any = None) -> None:
+            service.jobs.stopping()  # before uvicorn waits (up to 30 s) for the requests waiting for a job
+            await super().shutdown(sockets)
+
     config = uvicorn.Config(build_app(service), host=service.host, port=port, log_level="warning",
                             timeout_graceful_shutdown=30, limit_concurrency=256)
+    previous = None
+    if threading.current_thread() is threading.main_thread():
+        # uvicorn raises the signal that stopped it again once its shutdown is done: SIGTERM's default
+        # action would then kill the process (exit -15) before the pool closes; as Ctrl-C, it ends here
+        previous = signal.signal(signal.SIGTERM, _interrupt)
     try:
         Server(config).run()
     finally:
-        service.pool.close()
+        try:
+            service.pool.close()
+        finally:
+            if previous is not None:
+                signal.signal(signal.SIGTERM, previous)
+
+
+def _interrupt(signum: int, frame: Any) -> None:
+    raise KeyboardInterrupt

@@ -8,8 +8,9 @@ documents list as they would in process, and uploading a file again adds nothing
 from __future__ import annotations
 
 import json
+import re
 from collections.abc import Callable, Iterator
-from pathlib import Path
+from pathlib import Path, PurePath
 from typing import Any
 
 from memgraph_neo4j.service.jobs import Job, JobKind, JobStore, Progress
@@ -62,12 +63,17 @@ def _documents(folder: Path, files, title: str | None, doc_ids: list[str]) -> It
     found = False
     for upload in files:
         path = folder / upload.stored
+        # a reader titles a document without a title of its own by the file's stem: the name sent, not the
+        # spooled one (reduced to the characters every file system takes), as an ingest of the file in process
+        spooled, sent = path.stem, PurePath(re.split(r"[\\/]", upload.name)[-1]).stem
         try:
             for document in iter_path(path):
                 source = document.source.replace(str(path), upload.name) if document.source else upload.name
                 update = {"source": source}
                 if title and len(files) == 1:
                     update["title"] = title
+                elif document.title == spooled and spooled != sent:
+                    update["title"] = sent
                 found = True
                 document = document.model_copy(update=update)
                 doc_ids.append(document.id)

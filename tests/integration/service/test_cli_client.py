@@ -5,7 +5,6 @@ space runs once per way, on spaces built the same way (ids are content hashes, e
 
 from __future__ import annotations
 
-import importlib.util
 import json
 import os
 import re
@@ -15,6 +14,7 @@ import uuid
 from pathlib import Path
 
 import pytest
+from service_harness import free_port, running
 from typer.testing import CliRunner
 
 from memgraph_neo4j.api import MemoryGraph
@@ -34,16 +34,6 @@ CHAT = [{"speaker": "Ana", "text": "Acme is based in Paris.", "time": "2024-01-1
 QUESTION = QUESTIONS[0]
 
 
-def _service_conftest():
-    """This folder's conftest.py (`running`, `free_port`), by its path: several conftest modules exist."""
-    spec = importlib.util.spec_from_file_location("service_conftest", Path(__file__).with_name("conftest.py"))
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module
-
-
-_helpers = _service_conftest()
-free_port, running = _helpers.free_port, _helpers.running
 
 
 def masked(text: str) -> str:
