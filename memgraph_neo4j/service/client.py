@@ -8,9 +8,7 @@ from __future__ import annotations
 import json
 import mimetypes
 import os
-import urllib.error
 import urllib.parse
-import urllib.request
 import uuid
 from collections.abc import Iterable, Iterator
 from pathlib import Path
@@ -67,14 +65,18 @@ class ServiceClient:
             headers["Content-Length"] = str(length)
         if self.token:
             headers["Authorization"] = f"Bearer {self.token}"
-        request = urllib.request.Request(url, data=data, method=method, headers=headers)
+        # here: the lean query's search never needs urllib.request (see _post_fast)
+        from urllib.error import HTTPError, URLError
+        from urllib.request import Request, urlopen
+
+        request = Request(url, data=data, method=method, headers=headers)
         try:
-            with urllib.request.urlopen(request, timeout=self.timeout) as response:
+            with urlopen(request, timeout=self.timeout) as response:
                 payload = response.read()
                 kind = response.headers.get("Content-Type", "")
-        except urllib.error.HTTPError as exc:
+        except HTTPError as exc:
             raise _refusal(exc) from None
-        except (urllib.error.URLError, OSError) as exc:
+        except (URLError, OSError) as exc:
             reason = getattr(exc, "reason", exc)
             raise ServiceError(0, f"no memory service at {self.url} ({reason}): start it with `memgraph-neo4j "
                                   f"serve`, or unset {URL_ENV} to work in process") from None
@@ -85,7 +87,49 @@ class ServiceClient:
 
     # ----- the operations the CLI sends ---------------------------------------------------------------
     def search(self, space: str, query: str, **options: Any) -> dict[str, Any]:
-        return self.request("POST", self.space(space) + "/search", {"query": query, **options})
+        path, body = self.space(space) + "/search", {"query": query, **options}
+        if self.url.startswith("http://"):  # one request on a socket: no http.client, email or ssl to import
+            return self._post_fast(path, body)
+        return self.request("POST", path, body)
+
+    def _post_fast(self, path: str, body: dict[str, Any]) -> Any:
+        """POST JSON over HTTP/1.1 with `Connection: close`, on a plain socket (the one-shot query's request:
+        urllib.request would import http.client, email and ssl first)."""
+        import socket
+
+        parts = urllib.parse.urlsplit(self.url)
+        data = json.dumps(body).encode()
+        head = [f"POST {parts.path}{path} HTTP/1.1", f"Host: {parts.netloc}", "Content-Type: application/json",
+                "Accept: application/json", f"Content-Length: {len(data)}", "Connection: close"]
+        if self.token:
+            head.append(f"Authorization: Bearer {self.token}")
+        chunks = []
+        try:
+            with socket.create_connection((parts.hostname, parts.port or 80), timeout=self.timeout) as sock:
+                sock.sendall(("\r\n".join(head) + "\r\n\r\n").encode("latin-1") + data)
+                while chunk := sock.recv(1 << 16):
+                    chunks.append(chunk)
+        except OSError as exc:
+            raise ServiceError(0, f"no memory service at {self.url} ({exc}): start it with `memgraph-neo4j "
+                                  f"serve`, or unset {URL_ENV} to work in process") from None
+        header, _, payload = b"".join(chunks).partition(b"\r\n\r\n")
+        lines = header.decode("latin-1").split("\r\n")
+        try:
+            status = int(lines[0].split()[1])
+        except (IndexError, ValueError):
+            raise ServiceError(0, f"{self.url} answered no HTTP: is it a memgraph-neo4j service?") from None
+        fields = {name.strip().lower(): value.strip() for name, _, value in (line.partition(":") for line in lines[1:])}
+        if fields.get("transfer-encoding", "").lower() == "chunked":
+            payload = _dechunked(payload)
+        try:
+            found = json.loads(payload) if payload else {}
+        except ValueError:
+            found = {}
+        if status >= 400:
+            detail = found.get("detail") if isinstance(found, dict) else None
+            raise ServiceError(status, detail if isinstance(detail, str) else f"HTTP {status}",
+                               found if isinstance(found, dict) else None)
+        return found
 
     def ask(self, space: str, question: str, **options: Any) -> dict[str, Any]:
         return self.request("POST", self.space(space) + "/ask", {"question": question, **options})
@@ -144,6 +188,18 @@ def _stream(parts: list[bytes | Path]) -> Iterator[bytes]:
                 yield chunk
 
 
+def _dechunked(payload: bytes) -> bytes:
+    out, rest = [], payload
+    while rest:
+        size_line, _, rest = rest.partition(b"\r\n")
+        size = int(size_line.split(b";")[0] or b"0", 16)
+        if size == 0:
+            break
+        out.append(rest[:size])
+        rest = rest[size + 2:]
+    return b"".join(out)
+
+
 def _q(value: Any) -> Any:
     return str(value).lower() if isinstance(value, bool) else value
 
@@ -152,7 +208,7 @@ def _quoted(name: str) -> str:
     return name.replace("\\", "\\\\").replace('"', '\\"').replace("\r", " ").replace("\n", " ")
 
 
-def _refusal(exc: urllib.error.HTTPError) -> ServiceError:
+def _refusal(exc) -> ServiceError:  # an urllib.error.HTTPError
     try:
         body = json.loads(exc.read() or b"{}")
     except ValueError:

@@ -139,6 +139,7 @@ def test_the_lean_query_imports_no_typer_rich_pydantic_or_driver(cli, built, url
                     if line.startswith("import time:")}
         assert "memgraph_neo4j" in imported and "urllib" in imported  # the probe sees the imports
         assert not imported & {"typer", "rich", "pydantic", "neo4j", "numpy"}, sorted(imported)
+        assert not imported & {"http", "email", "ssl"}, sorted(imported)  # one request on a socket
         expected = local[1] if not flags else cli("query", QUESTION, "--space", built["loc"], "--json",
                                                    remote=False)[1]
         assert masked(lean.stdout) == masked(expected), flags
