@@ -25,7 +25,7 @@ from typing import Any
 
 from memgraph_neo4j.extractors.offline.arguments import COPULAS, NEAR, SUBJ, Arguments
 from memgraph_neo4j.extractors.offline.ner import Mention
-from memgraph_neo4j.extractors.offline.nominals import owned_value, work_year
+from memgraph_neo4j.extractors.offline.nominals import work_year
 from memgraph_neo4j.extractors.offline.patterns import NP_OF_SKIP, PLACE_NOUNS
 from memgraph_neo4j.extractors.offline.verbs import (
     AWARD_WORDS,
@@ -107,8 +107,6 @@ class DependencyRelations:
                 out += self._place_in_place(tok, args)
             if tok.pos_ == "NOUN" and self._work_types:
                 out += [self._fact(h, r, t, None) for h, r, t in work_year(tok, args, self._work_types)]
-                out += [self._fact(h, r, t, None) for h, r, t in owned_value(tok, args)
-                        if self._typed(r, h, t) or self._retype(r, h, t)]
         return out
 
     # -- verbs ---------------------------------------------------------------------------------

@@ -51,19 +51,6 @@ def test_a_year_before_a_works_genre_dates_the_work(ex: OfflineExtractor) -> Non
     assert not any(r == "publication_date" for _, r, _ in facts(ex, "Karen Holm is a 1974 graduate of Aarhus."))
 
 
-def test_a_subject_noun_owned_by_the_topic_gives_its_value(ex: OfflineExtractor) -> None:
-    got = facts(ex, "Marrowby is a village in Northumberland. Its administrative centre is the hamlet of Ellsford. "
-                    "The population was 2,310 at the last census.")
-    assert {("Ellsford", "capital_of", "Marrowby"), ("Marrowby", "population", "2,310")} <= got
-    got = facts(ex, "The Harrow Club is a chess society in Leeds. Notable former members include Ann Crowe, Tom Hale "
-                    "and Ruth Pike.")
-    assert {("Ann Crowe", "member_of", "Harrow Club"), ("Tom Hale", "member_of", "Harrow Club"),
-            ("Ruth Pike", "member_of", "Harrow Club")} <= got
-    # a person's passage has no members, and another owner's population is not the topic's
-    got = facts(ex, "Ann Crowe is a fiddler from Leeds. The population of Hexham was 11,000 when she was born there.")
-    assert not any(r in ("member_of", "population") and "Ann Crowe" in (h, t) for h, r, t in got)
-
-
 def test_a_place_title_names_its_place_and_a_region_of_a_place_lies_in_it(ex: OfflineExtractor) -> None:
     got = facts(ex, "Ashcombe is a village in the Lake District of the United Kingdom.",
                 title="Ashcombe, Cumbria")
