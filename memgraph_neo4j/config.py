@@ -112,6 +112,11 @@ def _check(field_name: str, name: str, value: Any, raw: Any) -> None:
         raise bad("a database name", "a letter, then letters, digits, '.', '-' or '_' (at most 63 characters)")
     if field_name in ("service_max_upload_mb", "service_max_body_mb") and value < 1:
         raise bad("a size in megabytes", "an integer >= 1")
+    if field_name == "service_host" and (not value.strip() or any(c.isspace() for c in value)):
+        raise bad("a host", "an address to listen on, such as 127.0.0.1 (or 0.0.0.0 with tokens)")
+    if field_name == "service_token" and len(value) < 16:  # a secret: its length, never its text
+        raise SettingsError(f"{name}=(hidden, {len(value)} characters) is not a token: use at least 16 characters "
+                            "(`memgraph-neo4j serve --new-token` makes one)")
     if field_name == "service_url":
         url = urllib.parse.urlsplit(value)
         if url.scheme not in ("http", "https") or not url.netloc:

@@ -72,6 +72,7 @@ def build_app(service: Service) -> Any:
             from starlette.concurrency import run_in_threadpool
 
             await run_in_threadpool(service.jobs.stop)
+            await run_in_threadpool(service.pool.close)  # the spaces' reader threads end, their copies kept
 
     app = FastAPI(title="memgraph-neo4j", version=__version__, description=DESCRIPTION, lifespan=lifespan)
     app.state.service, app.state.tokens = service, service.tokens

@@ -52,6 +52,7 @@ class ServicePool:
         self.embedder, self._extractor, self.retrieval = embedder, extractor, retrieval
         self._readers, self._writers = _Kept(self._graph, max_open), _Kept(self._graph, max_open)  # jobs: their own
         self._ontology = None
+        self._closed = False
 
     # ----- the MCP server's view (mcp/spaces.SpacePool's interface) ----------------------------------
     @property
@@ -140,6 +141,11 @@ class ServicePool:
         return found
 
     def close(self) -> None:
+        """Close every space (their copies are written to disk), then the store if the pool opened it. Twice
+        is once: the app's shutdown closes it, and `serve` again on its way out."""
+        if self._closed:
+            return
+        self._closed = True
         try:
             self._readers.close()
             self._writers.close()

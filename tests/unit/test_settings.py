@@ -133,6 +133,19 @@ BAD_VALUES = {
     "llm_retries": ("-1", "MEMGRAPH_LLM_RETRIES='-1' is not a number of retries: use an integer >= 0"),
     "ppr_engine": ("fast", "MEMGRAPH_PPR_ENGINE='fast' is not one of 'local', 'gds', 'client'"),
     "layer_search": ("vector", "MEMGRAPH_LAYER_SEARCH='vector' is not one of 'local', 'index'"),
+    "service_host": ("my host", "MEMGRAPH_SERVICE_HOST='my host' is not a host: use an address to listen on, such "
+                     "as 127.0.0.1 (or 0.0.0.0 with tokens)"),
+    "service_port": ("70000", "MEMGRAPH_SERVICE_PORT='70000' is not a TCP port: use 1-65535"),
+    "service_dir": (" ", "MEMGRAPH_SERVICE_DIR=' ' is not a path: give a folder"),
+    "service_max_upload_mb": ("0", "MEMGRAPH_SERVICE_MAX_UPLOAD_MB='0' is not a size in megabytes: use an integer "
+                              ">= 1"),
+    "service_max_body_mb": ("-5", "MEMGRAPH_SERVICE_MAX_BODY_MB='-5' is not a size in megabytes: use an integer "
+                            ">= 1"),
+    "service_url": ("ftp://x", "MEMGRAPH_SERVICE_URL='ftp://x' is not a service URL: use the http:// or https:// "
+                    "address `memgraph-neo4j serve` printed"),
+    # a secret: the message gives its length, never its text
+    "service_token": ("short", "MEMGRAPH_SERVICE_TOKEN=(hidden, 5 characters) is not a token: use at least 16 "
+                      "characters (`memgraph-neo4j serve --new-token` makes one)"),
 }
 
 
