@@ -118,7 +118,10 @@ def test_an_interrupted_ingest_says_so_and_the_next_one_resumes(neo4j_connection
     url = f"http://127.0.0.1:{stub.server_address[1]}/v1"
     proc = subprocess.Popen([sys.executable, "-m", "memgraph_neo4j.cli.main", "ingest", str(docs), "--space", space,
                              "--extractor", "openai", "--base-url", url, "--batch-size", "2", "--json"],
-                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=env)
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=env,
+                            # a shell's background job (`cmd &` without job control) ignores SIGINT, and a child
+                            # inherits that: Python then installs no KeyboardInterrupt handler at all
+                            preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL))
     try:
         assert stub.called.wait(300), "the ingest never called the model"
         proc.send_signal(signum)

@@ -3,9 +3,11 @@ the session's Neo4j test instance (imported by the tests by name: their folder i
 
 from __future__ import annotations
 
+import re
 import socket
 import threading
 import time
+import uuid
 from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
@@ -15,6 +17,8 @@ import pytest
 pytest.importorskip("fastapi")
 pytest.importorskip("uvicorn")
 
+from memgraph_neo4j.repository.documents import delete_space  # noqa: E402
+from memgraph_neo4j.retrieval.projection import space_prefix  # noqa: E402
 from memgraph_neo4j.service.app import Service, build_app  # noqa: E402
 from memgraph_neo4j.service.auth import TokenTable  # noqa: E402
 from memgraph_neo4j.service.run import make_service  # noqa: E402
@@ -55,3 +59,24 @@ def new_service(test_settings, store, minilm, spool: Path, tokens: TokenTable | 
                         store=store, embedder=minilm, mcp=mcp, spool=spool)
 
 
+
+
+def _test_spaces(store, count: int = 2) -> Iterator[tuple[str, ...]]:
+    """Fresh test space names, deleted after with their PageRank projections (left in the GDS catalog, a
+    session's hundreds of them filled the server's heap: tests/conftest.py's `space`)."""
+    names = tuple(f"t_{uuid.uuid4().hex[:10]}" for _ in range(count))
+    yield names
+    for name in names:
+        delete_space(store, name, re.escape(space_prefix(name)) + r"\d+_p.*")
+
+
+@pytest.fixture(scope="module")
+def module_spaces(store) -> Iterator[tuple[str, ...]]:
+    """Two test spaces for a module's tests."""
+    yield from _test_spaces(store)
+
+
+@pytest.fixture
+def two_spaces(store) -> Iterator[tuple[str, ...]]:
+    """Two test spaces for one test."""
+    yield from _test_spaces(store)

@@ -7,13 +7,11 @@ from __future__ import annotations
 import os
 import subprocess
 import sys
-import uuid
 
 import httpx
 import pytest
-from service_harness import free_port, new_service, running
+from service_harness import free_port, module_spaces, new_service, running
 
-from memgraph_neo4j.repository.documents import delete_space
 from memgraph_neo4j.service.auth import Grant, Right, TokenTable, hash_token
 from memgraph_neo4j.service.run import make_service
 
@@ -29,12 +27,7 @@ def bearer(token: str) -> dict[str, str]:
     return {"Authorization": f"Bearer {token}"}
 
 
-@pytest.fixture(scope="module")
-def spaces(store):
-    names = tuple(f"t_{uuid.uuid4().hex[:10]}" for _ in range(2))
-    yield names
-    for name in names:
-        delete_space(store, name)
+spaces = module_spaces
 
 
 @pytest.fixture(scope="module")

@@ -5,14 +5,11 @@ copies were built before the job, searched through the service as in process."""
 from __future__ import annotations
 
 import threading
-import uuid
 
 import httpx
-import pytest
-from service_harness import new_service, running
+from service_harness import new_service, running, two_spaces
 
 from memgraph_neo4j.api import MemoryGraph
-from memgraph_neo4j.repository.documents import delete_space
 
 CLIENTS = 16
 SEARCHED = ("Ada Lovelace was born in London in 1815. She worked with Charles Babbage on the Analytical Engine. "
@@ -36,12 +33,7 @@ def same(found: dict, local) -> bool:
             and all(abs(p["score"] - q.score) <= 1e-6 for p, q in zip(found["passages"], local.passages, strict=True)))
 
 
-@pytest.fixture
-def spaces(store):
-    names = tuple(f"t_{uuid.uuid4().hex[:10]}" for _ in range(2))
-    yield names
-    for name in names:
-        delete_space(store, name)
+spaces = two_spaces
 
 
 def test_sixteen_clients_search_while_a_job_writes_another_space(spaces, store, minilm, test_settings, tmp_path):

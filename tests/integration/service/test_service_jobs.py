@@ -12,16 +12,14 @@ import subprocess
 import sys
 import threading
 import time
-import uuid
 from collections import Counter
 from pathlib import Path
 
 import httpx
 import pytest
-from service_harness import free_port, running
+from service_harness import free_port, running, two_spaces
 
 from memgraph_neo4j.api import MemoryGraph
-from memgraph_neo4j.repository.documents import delete_space
 
 FIRST = ["Ada", "Alan", "Grace", "John", "Marie", "Niels", "Emmy", "Paul", "Lise", "Enrico", "Rosalind", "Kurt",
          "Barbara", "Claude", "Dorothy", "Edwin"]
@@ -99,12 +97,7 @@ def fingerprint(test_store, space: str) -> tuple[Counter, Counter]:
     return nodes, edges
 
 
-@pytest.fixture
-def other_spaces(store):
-    names = tuple(f"t_{uuid.uuid4().hex[:10]}" for _ in range(2))
-    yield names
-    for name in names:
-        delete_space(store, name)
+other_spaces = two_spaces
 
 
 def test_a_job_stopped_by_sigterm_resumes_at_the_next_start_and_ends_as_one_run(

@@ -6,16 +6,14 @@ upload above the limit is 413 and leaves nothing in the job spool."""
 from __future__ import annotations
 
 import json
-import uuid
 from pathlib import Path
 
 import httpx
 import pytest
-from service_harness import new_service, running
+from service_harness import module_spaces, new_service, running
 
 from memgraph_neo4j.api import MemoryGraph
 from memgraph_neo4j.ingest.readers import SUPPORTED_EXTENSIONS
-from memgraph_neo4j.repository.documents import delete_space
 
 CHAT = [{"conversation": "c1", "session": "1", "speaker": "Ana", "text": "Acme is based in Paris.",
          "time": "2024-01-10T09:30:00Z"},
@@ -65,12 +63,7 @@ def write_files(folder: Path) -> list[Path]:
     return sorted(folder.iterdir())
 
 
-@pytest.fixture(scope="module")
-def spaces(store):
-    names = tuple(f"t_{uuid.uuid4().hex[:10]}" for _ in range(2))
-    yield names
-    for name in names:
-        delete_space(store, name)
+spaces = module_spaces
 
 
 @pytest.fixture(scope="module")
