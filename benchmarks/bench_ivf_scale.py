@@ -45,7 +45,7 @@ def main() -> None:
     parser.add_argument("--out", type=Path, default=ROOT / "benchmarks" / "results" / "ivf_scale.json")
     args = parser.parse_args()
     with open_store() as store:
-        ids, types, vectors = EntityRepository(store, args.space).entity_vectors()
+        vectors = [v for _, _, page in EntityRepository(store, args.space).entity_vector_pages() for v in page]
     base = np.asarray([v for v in vectors if v is not None], dtype=np.float32)
     base /= np.linalg.norm(base, axis=1, keepdims=True)
     rng = np.random.default_rng(0)

@@ -49,7 +49,7 @@ class Held:
 def fact_candidates(store, space: str, queries: int, runs: int) -> dict:
     config, facts = AdjudicationConfig(), FactRepository(store, space)
     repository = ConflictRepository(store, space)
-    copy = SpaceVectors(facts.fact_vectors, facts.fact_count, 10**9)  # exact at any size: the reference
+    copy = SpaceVectors(facts.fact_vector_pages, facts.fact_count, 10**9)  # exact at any size: the reference
     began = time.perf_counter()
     held = copy.current()
     load_s = time.perf_counter() - began
@@ -90,7 +90,7 @@ def main() -> None:
     with open_store() as store:
         repository = EntityRepository(store, args.space)
         began = time.perf_counter()
-        ids, _, vectors = repository.entity_vectors()
+        vectors = [v for _, _, page in repository.entity_vector_pages() for v in page]
         read_s = time.perf_counter() - began
         stored = np.asarray([v for v in vectors if v is not None], dtype=np.float32)
         rng = np.random.default_rng(0)
@@ -119,7 +119,7 @@ def main() -> None:
         a, b, c = pairs(exact), pairs(from_index), pairs(from_ivf)
         facts = fact_candidates(store, args.space, args.queries, args.runs)
     per_query = lambda s: round(statistics.median(s) / len(queries) * 1000, 3)  # noqa: E731
-    result = {"space": args.space, "entities": len(ids), "with_vectors": len(stored), "queries": len(queries),
+    result = {"space": args.space, "entities": len(stored), "with_vectors": len(stored), "queries": len(queries),
               "fetch": fetch, "min_cosine": floor, "runs": args.runs,
               "index_ms_per_query": per_query(index_s), "exact_ms_per_query": per_query(exact_s),
               "ivf_ms_per_query": per_query(ivf_s), "ivf_cells": ivf.cells, "ivf_build_s": round(ivf_build_s, 1),

@@ -69,7 +69,7 @@ def _kind(kind: object) -> str:
 def _settings_table() -> str:
     from memgraph_neo4j import config
 
-    notes = _class_notes(PACKAGE / "config.py", "Settings")
+    notes = _class_notes(PACKAGE / "config" / "__init__.py", "Settings")
     kinds = typing.get_type_hints(config.Settings)
     rows = ["| setting | environment variable | default | type | what |", "|---|---|---|---|---|"]
     for f in dataclasses.fields(config.Settings):
@@ -82,7 +82,7 @@ def _config_table(name: str) -> str:
     from memgraph_neo4j import config
 
     cls = getattr(config, name)
-    notes = _class_notes(PACKAGE / "config.py", name)
+    notes = _class_notes(PACKAGE / "config" / "__init__.py", name)
     doc = " ".join((cls.__doc__ or "").split())
     doc = "" if doc.startswith(f"{name}(") else doc  # dataclass's own docstring: the signature again
     rows = [f"### `{name}`", "", doc, "", "| field | default | what |", "|---|---|---|"]
@@ -144,7 +144,7 @@ def _environment_table() -> str:
 def markdown() -> str:
     return "\n\n".join([
         "# Settings",
-        "Generated at every build from `memgraph_neo4j/config.py` (the tables, with the comments beside each "
+        "Generated at every build from `memgraph_neo4j/config/__init__.py` (the tables, with the comments beside each "
         "field) and from the package's source (every environment variable it reads).",
         "## `Settings`: the environment",
         "Every command and `MemoryGraph(settings=...)` build one `Settings`: a keyword argument, else the "

@@ -15,7 +15,7 @@ Adjudication's candidates by meaning use a copy of the fact vectors the same way
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 
 import numpy as np
 
@@ -168,7 +168,7 @@ class SpaceVectors:
     Above `max_vectors` the copy becomes an IvfVectors (`approximate`), or None: then the caller asks the
     server's index, from then on (an ingest only grows the space). `max_vectors` <= 0: no copy at all."""
 
-    def __init__(self, read: Callable[[], tuple[list[str], list[str | None], list[list[float]]]],
+    def __init__(self, read: Callable[[], Iterable[tuple[list[str], list[str | None], list[list[float]]]]],
                  count: Callable[[], int], max_vectors: int, approximate: bool = True,
                  version: Callable[[], int] | None = None) -> None:
         self._read, self._count, self.max_vectors, self.approximate = read, count, max_vectors, approximate
@@ -193,7 +193,8 @@ class SpaceVectors:
             return None
         if self._copy is None or count != len(self._copy):
             self._copy = EntityVectors()
-            self._copy.add(*self._read())
+            for page in self._read():  # pages (repository/base.py): Python holds one page of floats at a time
+                self._copy.add(*page)
             self.loads += 1
         if count > self.max_vectors and not isinstance(self._copy, IvfVectors):
             self._copy = IvfVectors.of(self._copy)
@@ -253,7 +254,7 @@ class ExactEntityLookup:
     def __init__(self, repository: EntityRepository, max_vectors: int, approximate: bool = True,
                  version: Callable[[], int] | None = None) -> None:
         self.repository = repository
-        self.vectors = SpaceVectors(repository.entity_vectors, repository.entity_count, max_vectors, approximate,
+        self.vectors = SpaceVectors(repository.entity_vector_pages, repository.entity_count, max_vectors, approximate,
                                     version)
 
     def lookup_aliases(self, keys: list[str]) -> list[AliasHit]:

@@ -71,7 +71,7 @@ class MemoryWriter:
         self.lookup = ExactEntityLookup(self.entities, self.config.exact_neighbours_max,
                                         self.config.approximate_neighbours, self.memory_version)
         # adjudication's candidates by meaning read this copy (api hands it to the adjudicator)
-        self.fact_vectors = SpaceVectors(self.facts.fact_vectors, self.facts.fact_count,
+        self.fact_vectors = SpaceVectors(self.facts.fact_vector_pages, self.facts.fact_count,
                                          self.config.exact_neighbours_max, self.config.approximate_neighbours,
                                          self.memory_version)
 

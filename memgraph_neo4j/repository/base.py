@@ -4,7 +4,7 @@ their plain strings, so they need no conversion."""
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Iterable, Iterator
 from dataclasses import fields
 from functools import cache
 from typing import Any
@@ -12,6 +12,11 @@ from typing import Any
 from memgraph_neo4j.store import GraphStore
 
 BATCH = 1000  # rows per transaction of an UNWIND statement
+# rows per page of a read of a space's vectors: ~90 MB of Python floats at 384 dimensions, and a bounded
+# transaction (one read of 800k fact vectors broke the 1.4 GiB transaction memory limit at 50k passages)
+VECTOR_PAGE = 10_000
+
+VectorPage = tuple[list[str], list[Any], list[list[float]]]  # ids, types (None for facts), embeddings
 
 
 @cache
@@ -36,3 +41,15 @@ class Repository:
         repository/batch.py): whoever bumps the version after these writes does so unstamped."""
         params.setdefault("stamp", None)
         self.store.write_batched(name, store_rows(rows), batch_size=batch_size, space=self.space, **params)
+
+    def _vector_pages(self, name: str, page: int = VECTOR_PAGE) -> Iterator[VectorPage]:
+        """(ids, types, embeddings) pages of a keyset-paged vector read (`$after`, `$page`, rows in id order),
+        one read transaction each; empty pages are not yielded."""
+        after = ""
+        while True:
+            rows = self.store.read(name, space=self.space, after=after, page=page)
+            if rows:
+                yield [r["id"] for r in rows], [r["type"] for r in rows], [r["embedding"] for r in rows]
+            if len(rows) < page:
+                return
+            after = rows[-1]["id"]

@@ -3,9 +3,10 @@ for entity resolution, SAME_AS links and SIMILAR bridges (cypher/memory/*)."""
 
 from __future__ import annotations
 
+from collections.abc import Iterator
 from dataclasses import dataclass
 
-from memgraph_neo4j.repository.base import Repository, store_rows
+from memgraph_neo4j.repository.base import Repository, VectorPage, store_rows
 from memgraph_neo4j.repository.batch import WriteBatch
 
 
@@ -98,10 +99,10 @@ class EntityRepository(Repository):
         rows = self.store.read("memory/merge_evidence", space=self.space, rows=store_rows(queries))
         return {(r["key"], r["entity_id"]): r["evidence"] for r in rows if r["evidence"]}
 
-    def entity_vectors(self) -> tuple[list[str], list[str], list[list[float] | None]]:
-        """(ids, types, embeddings) of the entities of the space that have an embedding, in id order."""
-        rows = self.store.read("memory/entity_vectors", space=self.space)
-        return [r["id"] for r in rows], [r["type"] for r in rows], [r["embedding"] for r in rows]
+    def entity_vector_pages(self) -> Iterator[VectorPage]:
+        """Pages of (ids, types, embeddings) of the entities of the space that have an embedding, in id order
+        (repository/base.py: why paged)."""
+        return self._vector_pages("memory/entity_vectors")
 
     def entity_count(self) -> int:
         return self.store.read("memory/entity_count", space=self.space)[0]["entities"]

@@ -3,11 +3,12 @@
 
 from __future__ import annotations
 
+from collections.abc import Iterator
 from dataclasses import dataclass
 from datetime import datetime
 
 from memgraph_neo4j.contracts import ConflictStatus, FactState, SchemaState, supporting
-from memgraph_neo4j.repository.base import BATCH, Repository, store_rows
+from memgraph_neo4j.repository.base import BATCH, Repository, VectorPage, store_rows
 from memgraph_neo4j.repository.batch import WriteBatch
 
 
@@ -116,10 +117,10 @@ _STATES = dict(pending=FactState.PENDING.value, active=FactState.ACTIVE.value,
 
 
 class FactRepository(Repository):
-    def fact_vectors(self) -> tuple[list[str], list[None], list[list[float]]]:
-        """(ids, None per fact, embeddings) of the facts of the space that have an embedding, in id order."""
-        rows = self.store.read("memory/fact_vectors", space=self.space)
-        return [r["id"] for r in rows], [None] * len(rows), [r["embedding"] for r in rows]
+    def fact_vector_pages(self) -> Iterator[VectorPage]:
+        """Pages of (ids, None per fact, embeddings) of the facts of the space that have an embedding, in id
+        order (repository/base.py: why paged)."""
+        return self._vector_pages("memory/fact_vectors")
 
     def fact_count(self) -> int:
         return self.store.read("memory/fact_count", space=self.space)[0]["facts"]

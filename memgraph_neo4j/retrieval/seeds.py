@@ -13,7 +13,7 @@ passage ids are assumed to be distinct strings, so the per-kind maps are simply 
 
 Calibration (shared/notes/retrieval-calibration.md, MuSiQue): the HippoRAG-2 entity weighting beat
 eq. 6 by 3.6 pts R@5, the schema filter cost 8-10 pts on encyclopaedic text, and hub suppression /
-density changed no top-5 result at alpha = 0.05. Hence `SeedConfig()` (config.py) defaults to the
+density changed no top-5 result at alpha = 0.05. Hence `SeedConfig()` (config/__init__.py) defaults to the
 measured best and `SeedConfig.paper()` gives the paper-faithful configuration.
 """
 

@@ -36,8 +36,8 @@ def build(store, space, minilm, documents, **config) -> MemoryGraph:
 
 def stored_ids(store, space: str) -> tuple[list[str], list[str]]:
     """The ids of the entity and fact vectors stored in the space, sorted: what the writer's copies hold."""
-    return sorted(EntityRepository(store, space).entity_vectors()[0]), sorted(FactRepository(store, space)
-                                                                              .fact_vectors()[0])
+    return (sorted(i for ids, _, _ in EntityRepository(store, space).entity_vector_pages() for i in ids),
+            sorted(i for ids, _, _ in FactRepository(store, space).fact_vector_pages() for i in ids))
 
 
 def test_a_build_with_the_exact_search_is_the_build_through_the_index(store, test_store, minilm, two_spaces):
@@ -53,6 +53,21 @@ def test_a_build_with_the_exact_search_is_the_build_through_the_index(store, tes
     assert built == other
     assert similar.keys() == other_similar.keys() and len(similar) > 20  # bridging had neighbours to find
     assert [similar[k] for k in similar] == pytest.approx([other_similar[k] for k in similar], abs=1e-4)
+
+
+def test_the_vector_reads_page_by_id_and_small_pages_read_what_one_page_reads(store, minilm, two_spaces):
+    space, _ = two_spaces
+    with build(store, space, minilm, corpus()):
+        pass
+    for repository, name in ((EntityRepository(store, space), "memory/entity_vectors"),
+                             (FactRepository(store, space), "memory/fact_vectors")):
+        whole = list(repository._vector_pages(name, page=100_000))
+        pages = list(repository._vector_pages(name, page=7))
+        assert len(whole) == 1 and len(pages) == -(-len(whole[0][0]) // 7) > 3, name
+        ids = [i for page in pages for i in page[0]]
+        assert ids == whole[0][0] == sorted(set(ids)), name  # in id order, none twice, none left out
+        assert [t for page in pages for t in page[1]] == whole[0][1], name
+        assert [v for page in pages for v in page[2]] == whole[0][2], name
 
 
 def test_a_build_with_the_inverted_file_copy_is_the_exact_build_when_it_probes_every_cell(
@@ -110,7 +125,7 @@ def test_candidates_by_meaning_from_the_copy_are_those_of_the_index(store, minil
     with MemoryGraph(space=space, store=store, embedder=minilm, extractor="offline", adjudication=False) as memory:
         memory.ingest(facts, batch_size=3, progress=False)
         repository = ConflictRepository(store, space)
-        ids = [r["id"] for r in store.read("memory/fact_vectors", space=space)]
+        ids = [i for page_ids, _, _ in FactRepository(store, space).fact_vector_pages() for i in page_ids]
         from_index = similar_candidates(repository, None, ids, similarity=0.8, limit=20)
         exact = similar_candidates(repository, memory.writer.fact_vectors, ids, similarity=0.8, limit=20)
     assert len(from_index) >= 4  # the look-alike facts find each other
@@ -201,9 +216,7 @@ def test_under_its_lease_the_writer_knows_the_version_and_writes_a_message_in_on
             other.ingest(documents[4:6], progress=False)
         memory.ingest(documents[6:8], progress=False)
         assert entities.counts > before[0] and entities.loads > before[1]
-        assert (sorted(entities.current().ids), sorted(facts.current().ids)) == (
-            sorted(EntityRepository(store, space).entity_vectors()[0]),
-            sorted(FactRepository(store, space).fact_vectors()[0]))
+        assert (sorted(entities.current().ids), sorted(facts.current().ids)) == stored_ids(store, space)
 
 
 def test_after_its_own_retraction_the_writer_drops_the_deleted_entities_without_reading_again(
