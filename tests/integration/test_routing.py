@@ -40,3 +40,27 @@ def test_ingest_and_search_over_a_routing_uri(neo4j_connection, space, minilm, s
     # what the routed driver wrote is what a direct (bolt://) reader sees
     direct = MemoryGraph(space=space, store=store, ontology=ontology, embedder=minilm)
     assert direct.stats()["nodes"]["Fact"]["total"] == 2
+
+
+def test_conflicts_and_retraction_over_a_routing_uri(neo4j_connection, space, minilm, test_store):
+    """Adjudication during ingest, a person's verdict, its revert and a retraction, all through a routing
+    driver: each is a managed transaction the routing table sends to the writer."""
+    from test_adjudication import facts
+    from test_retraction_conflicts import docs, memory_of
+
+    from memgraph_neo4j.contracts import ConflictStatus, FactState
+
+    routed = replace(neo4j_connection, uri=neo4j_connection.uri.replace("bolt://", "neo4j://"))
+    with GraphStore.connect(routed) as routed_store:
+        memory = memory_of(routed_store, space, minilm, threshold=1)
+        report = memory.ingest(docs("TURING_A", "TURING_B"), progress=False)
+        assert (report.conflicts, report.conflicts_to_review) == (1, 1)
+        [turing] = memory.conflicts.list()
+        kept = facts(test_store, space)["Alan Turing birth date 1912"]["id"]
+        assert memory.conflicts.accept(turing.id, keep=kept).status == ConflictStatus.RESOLVED
+        assert facts(test_store, space)["Alan Turing birth date 1913"]["state"] == FactState.DISCARDED
+        memory.conflicts.revert(turing.id)
+        assert facts(test_store, space)["Alan Turing birth date 1913"]["state"] == FactState.ACTIVE
+        memory.retract([d.id for d in docs("TURING_B")])
+        assert memory.conflicts.show(turing.id).status == ConflictStatus.OBSOLETE
+        assert facts(test_store, space)["Alan Turing birth date 1913"]["state"] == FactState.RETRACTED
