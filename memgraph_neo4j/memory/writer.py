@@ -8,6 +8,7 @@ changes nothing, and a killed one is finished by running it again.
 
 from __future__ import annotations
 
+from collections import Counter
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
@@ -22,7 +23,7 @@ from memgraph_neo4j.memory.resolve import resolve_mentions
 from memgraph_neo4j.memory.title_keys import title_key
 from memgraph_neo4j.repository.batch import WriteBatch, WriteConflict
 from memgraph_neo4j.repository.entities import EntityRepository
-from memgraph_neo4j.repository.facts import FactRepository
+from memgraph_neo4j.repository.facts import FactRepository, FactRow
 from memgraph_neo4j.repository.guide import Neo4jGuide
 from memgraph_neo4j.repository.passages import DocumentRow, DocumentUsage, ExtractionMark, PassageRepository, PassageRow
 from memgraph_neo4j.store import GraphStore
@@ -70,6 +71,9 @@ class MemoryWriter:
         self._guide = Neo4jGuide(store, space)
         self.lookup = ExactEntityLookup(self.entities, self.config.exact_neighbours_max,
                                         self.config.approximate_neighbours, self.memory_version)
+        # per batch, summed: distinct fact and schema texts, new passages, texts sent to the embedder and
+        # vectors of stored facts and schemas read back instead (_embed_batch)
+        self.embedding_counts: Counter[str] = Counter()
         # adjudication's candidates by meaning read this copy (api hands it to the adjudicator)
         self.fact_vectors = SpaceVectors(self.facts.fact_vector_pages, self.facts.fact_count,
                                          self.config.exact_neighbours_max, self.config.approximate_neighbours,
@@ -118,6 +122,31 @@ class MemoryWriter:
             self.lookup.vectors.advanced(version)
             self.fact_vectors.advanced(version)
 
+    def _embed_batch(self, facts: list[FactRow], passages: list[PassageRow], stored_entities: set[str]) -> None:
+        """Embeddings for the batch's facts, schemas and new passages, in one embedding call (the embedder
+        sorts them by length). Facts and schemas the space already holds keep the embedding they were
+        created with (write_facts / write_schemas set it only ON CREATE): it is read back, not embedded
+        again, across batches and runs. Only a fact between two stored entities can be stored (fact ids
+        hash the entity ids); a stored fact whose text differs (its entity renamed since) is embedded."""
+        schema_texts = {r.schema_id: f"{r.head_type} {relation_words(r.relation)} {r.tail_type}" for r in facts}
+        held_facts, held_schemas = {}, {}
+        if self.embedder is not None:
+            maybe = sorted({f.id for f in facts if f.head_id in stored_entities and f.tail_id in stored_entities})
+            held_facts, held_schemas = self.facts.stored_vectors(maybe, sorted(schema_texts))
+        fact_vectors = {f.id: held[1] for f in facts if (held := held_facts.get(f.id)) and held[0] == f.text}
+        texts = {f.text: None for f in facts if f.id not in fact_vectors}  # a text once per call
+        texts.update({text: None for sid, text in schema_texts.items() if sid not in held_schemas})
+        vectors = _embed(self.embedder, list(texts) + [p.embedding_text for p in passages])
+        embedded = dict(zip(texts, vectors))
+        reused_schemas = sum(sid in held_schemas for sid in schema_texts)
+        self.embedding_counts.update(facts=len({f.text for f in facts}), schemas=len(schema_texts),
+                                     passages=len(passages), embedded=len(vectors),
+                                     reused=len(fact_vectors) + reused_schemas)
+        _prepare(passages, vectors[len(texts):])
+        for row in facts:
+            row.embedding = fact_vectors[row.id] if row.id in fact_vectors else embedded[row.text]
+            row.schema_embedding = held_schemas.get(row.schema_id) or embedded[schema_texts[row.schema_id]]
+
     # ----- fact layer --------------------------------------------------------------------------
     def write_batch(self, outcomes: list[ExtractionOutcome], promote: bool = True,
                     documents: list[DocumentRow] = (), passages: list[PassageRow] = ()) -> BatchReport:
@@ -136,15 +165,8 @@ class MemoryWriter:
                                       evidence=self.config.merge_evidence)
         rows = fact_rows(outcomes, resolution, self.ontology)
         entities = resolution.entities
-        schema_texts = {r.schema_id: f"{r.head_type} {relation_words(r.relation)} {r.tail_type}" for r in rows.facts}
-        # one embedding call for the batch's passage, fact and schema texts (the embedder sorts them by length)
         passages = list(passages)
-        vectors = _embed(self.embedder, [r.text for r in rows.facts] + list(schema_texts.values())
-                         + [p.embedding_text for p in passages])
-        _prepare(passages, vectors[len(rows.facts) + len(schema_texts):])
-        schema_vectors = dict(zip(schema_texts, vectors[len(rows.facts):]))
-        for row, vector in zip(rows.facts, vectors):
-            row.embedding, row.schema_embedding = vector, schema_vectors[row.schema_id]
+        self._embed_batch(rows.facts, passages, {i for i, e in entities.items() if not e.is_new})
         new_ids = {i for i, e in entities.items() if e.is_new}
         report.new_entities = len(new_ids)
         report.facts, report.dropped_facts = len(rows.facts), rows.dropped

@@ -122,6 +122,16 @@ class FactRepository(Repository):
         order (repository/base.py: why paged)."""
         return self._vector_pages("memory/fact_vectors")
 
+    def stored_vectors(self, fact_ids: list[str], schema_ids: list[str]
+                       ) -> tuple[dict[str, tuple[str, list[float]]], dict[str, list[float]]]:
+        """What the space holds of these ids: fact id -> (text, embedding), schema id -> embedding."""
+        if not fact_ids and not schema_ids:
+            return {}, {}
+        [row] = self.store.read("memory/stored_text_vectors", space=self.space, fact_ids=fact_ids,
+                                schema_ids=schema_ids)
+        return ({r["id"]: (r["text"], r["embedding"]) for r in row["facts"]},
+                {r["id"]: r["embedding"] for r in row["schemas"]})
+
     def fact_count(self) -> int:
         return self.store.read("memory/fact_count", space=self.space)[0]["facts"]
 

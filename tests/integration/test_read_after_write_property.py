@@ -72,6 +72,15 @@ class Interleavings(RuleBasedStateMachine):
     def fresh(self) -> Session:
         return Session(self.store, self.space, self.embedder, self.config())
 
+    def same_as_fresh(self) -> None:
+        """The long-lived copies equal a fresh read; the fresh session is closed after (its reader threads
+        outlived the test otherwise, and test_retrieval_threads found them)."""
+        fresh = self.fresh()
+        try:
+            assert_same_copies(self.session, fresh, self.test_store)
+        finally:
+            fresh.context.close()
+
     # each pair plants a conflict (test_chaos)
     @initialize(pair=st.sampled_from([(0, 1), (2, 3), (4, 5)]), push=st.booleans())
     def start(self, pair, push) -> None:
@@ -81,7 +90,7 @@ class Interleavings(RuleBasedStateMachine):
         self.ingested(pair)
         # the long-lived context reads every copy whole once, then only follows the writes
         self.session = self.fresh()
-        assert_same_copies(self.session, self.fresh(), self.test_store)
+        self.same_as_fresh()
 
     @rule(docs=st.lists(st.integers(0, 7), min_size=1, max_size=2, unique=True))
     def ingest(self, docs) -> None:
@@ -109,7 +118,7 @@ class Interleavings(RuleBasedStateMachine):
         builds = [f.builds for f in followed] + [context.engine.exports, context.counts.reads]
         self.memory().retract([self.docs[doc].id])
         # stamped, its deletions in tombstones: every copy follows it by the delta, none is read whole
-        assert_same_copies(self.session, self.fresh(), self.test_store)
+        self.same_as_fresh()
         assert [f.builds for f in followed] + [context.engine.exports, context.counts.reads] == builds
         STATS["retract"] += 1
 
@@ -129,12 +138,14 @@ class Interleavings(RuleBasedStateMachine):
     @invariant()
     def copies_equal_a_fresh_read(self) -> None:
         if self.session is not None:
-            assert_same_copies(self.session, self.fresh(), self.test_store)
+            self.same_as_fresh()
 
     def teardown(self) -> None:
         if self.session is not None and self.push:
             STATS["push form corrected"] += self.session.context.engine.push_updates
             STATS["push form built"] += self.session.context.engine.push_builds
+        if self.session is not None:
+            self.session.context.close()
         drop(self.store, self.space)
 
 

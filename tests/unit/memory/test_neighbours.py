@@ -58,10 +58,12 @@ class CountingRepository:
         self.reads.append("count")
         return sum(r[2] is not None for r in self.rows)
 
-    def entity_vectors(self):
+    def entity_vector_pages(self, page: int = 2):  # pages of two: a copy is read over several
         self.reads.append("vectors")
         rows = [r for r in self.rows if r[2] is not None]
-        return [r[0] for r in rows], [r[1] for r in rows], [r[2] for r in rows]
+        for start in range(0, len(rows), page):
+            part = rows[start : start + page]
+            yield [r[0] for r in part], [r[1] for r in part], [r[2] for r in part]
 
     def entity_neighbors(self, rows, fetch, min_cosine):
         self.reads.append("index")
