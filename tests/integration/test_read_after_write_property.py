@@ -35,7 +35,7 @@ from hypothesis.stateful import (
     rule,
     run_state_machine_as_test,
 )
-from test_chaos import CHILD, REVIEWS, _env, drop
+from test_chaos import CHILD, REVIEWS, _env, drop, review
 from test_read_after_write import assert_same_copies
 from test_retrieval import Session
 
@@ -129,11 +129,15 @@ class Interleavings(RuleBasedStateMachine):
         if not open_:
             STATS["verdict with no conflict open"] += 1
             return
+        conflict, kept = open_[k % len(open_)], None
+        if action == "keep":  # accept, keeping one of the conflict's facts (test_chaos.REVIEWS)
+            facts = sorted(f["id"] for f in m.conflicts.show(conflict).facts)
+            action, kept = "accept", facts[k % len(facts)]
         try:
-            getattr(m.conflicts, action)(open_[k % len(open_)])
+            review(m, action, conflict, kept)
         except ConflictError:
             return  # e.g. revert with nothing applied: nothing changed
-        STATS[f"verdict {action}"] += 1
+        STATS[f"verdict {action}{' keeping a fact' if kept else ''}"] += 1
 
     @invariant()
     def copies_equal_a_fresh_read(self) -> None:
