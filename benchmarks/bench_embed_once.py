@@ -31,6 +31,7 @@ from memgraph_neo4j.embeddings import make_embedder  # noqa: E402
 from memgraph_neo4j.evaluation.datasets import load_dataset  # noqa: E402
 from memgraph_neo4j.repository.documents import delete_space  # noqa: E402
 from memgraph_neo4j.repository.facts import FactRepository  # noqa: E402
+from memgraph_neo4j.server.connection import open_store  # noqa: E402
 from memgraph_neo4j.store import GraphStore  # noqa: E402
 
 DATA = ROOT.parent / "shared" / "data"
@@ -73,7 +74,7 @@ def main() -> None:
     parser.add_argument("--out", type=Path, default=RESULTS / "embed_once")
     args = parser.parse_args()
     rows = []
-    with GraphStore.connect() as store:
+    with open_store() as store:
         for dataset in args.datasets.split(","):
             for mode in ("read back", "plain"):
                 rows.append(build(store, dataset, mode))
