@@ -45,7 +45,7 @@ def padded_tokens(lengths: list[int], batch_size: int) -> int:
 
 def timed(model: MiniLMEmbedder, texts: list[str], batch_size: int, sort: bool) -> tuple[float, np.ndarray]:
     model.sort_by_length = sort
-    model.__dict__.pop("_short_cache", None)  # names would come from the cache on the next run
+    model.clear_cache()  # names would come from the caches on the next run
     start = time.perf_counter()
     vecs = model.embed_documents(texts, batch_size=batch_size)
     model.sort_by_length = True

@@ -41,20 +41,22 @@ def build(store: GraphStore, dataset: str, mode: str) -> dict:
     corpus = load_dataset(DATA / dataset).corpus
     embedder = make_embedder("minilm")
     reached = Counter()
-    inner = embedder._embed
+    # the model's inputs: MiniLM runs each distinct token sequence once (`_embed_encoded`), others `_embed`
+    hook = "_embed_encoded" if hasattr(embedder, "_embed_encoded") else "_embed"
+    inner = getattr(embedder, hook)
 
-    def counting(texts, batch_size, show_progress):
+    def counting(texts, *rest):
         reached["texts"] += len(texts)
-        return inner(texts, batch_size, show_progress)
+        return inner(texts, *rest)
 
     space = f"bench_embed_once_{uuid.uuid4().hex[:8]}"
     counts, began = Counter(), time.perf_counter()
     patch = (mock.patch.object(FactRepository, "stored_vectors", lambda self, f, s: ({}, {}))
              if mode == "plain" else mock.patch.object(FactRepository, "_dummy", None, create=True))
     try:
-        with patch, mock.patch.object(embedder, "_embed", counting):
+        with patch, mock.patch.object(embedder, hook, counting):
             for half in (corpus[: len(corpus) // 2], corpus[len(corpus) // 2:]):
-                embedder.__dict__.pop("_short_cache", None)  # a new process starts with an empty cache
+                embedder.clear_cache()  # a new process starts with empty caches
                 with MemoryGraph(space=space, store=store, embedder=embedder, extractor="offline") as memory:
                     memory.ingest(half, progress=False)
                     counts.update(memory.writer.embedding_counts)

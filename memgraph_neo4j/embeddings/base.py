@@ -81,6 +81,10 @@ class Embedder(ABC):
             fresh = {}
         return np.stack([fresh[t] if t in fresh else cache[t] for t in items])
 
+    def clear_cache(self) -> None:
+        """Forget every embedding kept between calls (a benchmark's cold start; what a new process has)."""
+        self.__dict__.pop("_short_cache", None)
+
     def embed_query(self, text: str) -> np.ndarray:
         """Embed one string -> 1-D float32 array of length `dimension`."""
         if not isinstance(text, str):

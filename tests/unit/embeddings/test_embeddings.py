@@ -272,3 +272,24 @@ def test_short_texts_are_embedded_once():
     assert np.array_equal(first[0], first[2]) and np.array_equal(first[1], again[0])
     emb.embed_documents(["x" * 100])
     assert emb.calls[-1] == ["x" * 100]  # long texts are not cached
+
+
+def test_texts_the_tokenizer_reads_alike_run_the_model_once(minilm: MiniLMEmbedder, monkeypatch) -> None:
+    """The uncased tokenizer makes "Marie Curie" and "marie curie" the same token ids: one model input, one
+    vector, run once per process (entity typing embeds the key, resolution the name as written)."""
+    minilm.clear_cache()
+    runs: list[list[str]] = []
+    inner = minilm._embed_encoded
+    monkeypatch.setattr(minilm, "_embed_encoded", lambda texts, encs, bs, sp: runs.append(list(texts))
+                        or inner(texts, encs, bs, sp))
+    long = "Marie Curie " * 20  # past the kept length: run again on every call
+    first = minilm.embed_documents(["Marie Curie", "marie  curie", "Warsaw", long])
+    assert runs == [["Marie Curie", "Warsaw", long]]  # the same ids once within a call
+    second = minilm.embed_documents(["MARIE CURIE", "warsaw", "Paris", long])
+    assert runs[1] == ["Paris", long]  # kept sequences are not run again, long ones are
+    assert np.array_equal(first[0], first[1]) and np.array_equal(first[0], second[0])
+    assert np.array_equal(first[2], second[1])
+    minilm.clear_cache()
+    fresh = minilm.embed_documents(["marie curie", "Paris"])
+    assert runs[2] == ["marie curie", "Paris"]  # cleared: run again, and the same vectors as before
+    np.testing.assert_allclose(fresh, np.stack([first[0], second[2]]), atol=1e-6)
