@@ -30,6 +30,7 @@ from . import minilm_onnx, minilm_openvino, model_cache
 from .base import Embedder
 from .minilm_math import gelu_, layer_norm_
 from .model_files import MODEL_SHA256, ModelIntegrityError, verify_sha256
+from .token_cache import TokenIdCache, equal_lengths, pad
 
 __all__ = [
     "RUNTIMES",
@@ -45,7 +46,6 @@ RUNTIMES = ("auto", "onnx", "numpy")
 # ONNX Runtime runs batches of at most this many texts: measured 51 texts/s at 16 vs 43 at 64 on
 # MuSiQue passages (2 cores), as smaller length-sorted batches pad less.
 _ONNX_BATCH = 16
-_KEPT_TOKENS = 32  # token ids (with [CLS] and [SEP]) of a sequence kept between calls: names and fact texts
 
 
 # Attention is run over slices of this many sequences so the (b, heads, L, L) score
@@ -119,6 +119,7 @@ class MiniLMEmbedder(Embedder):
                               "(AVX512_BF16 or AMX); leave bf16_bulk=False for fp32 vectors")
         self._bulk: minilm_openvino.OpenVinoMiniLM | None | bool = None if bf16_bulk else False  # built on first use
         self._bulk_lock = threading.Lock()
+        self._by_ids = TokenIdCache()
         if runtime == "onnx" and not minilm_onnx.available():
             raise ImportError("runtime='onnx' needs onnxruntime and onnx: pip install onnxruntime onnx")
         d = Path(model_dir) if model_dir is not None else bundled_model_dir()
@@ -308,32 +309,17 @@ class MiniLMEmbedder(Embedder):
 
     def clear_cache(self) -> None:
         super().clear_cache()
-        self.__dict__.pop("_by_ids", None)
+        self._by_ids.clear()
 
     def _embed(self, texts: list[str], batch_size: int, show_progress: bool) -> np.ndarray:
-        """Texts the tokenizer makes the same token ids are one model input, so one vector: the uncased
-        tokenizer reads "Marie Curie" as "marie curie" (entity typing embeds the normalised key, resolution
-        the name as written). Each distinct short sequence is run once per process (kept like the base
-        class's short texts); on MuSiQue's OpenIE names and keys 33,864 texts are 19,248 sequences."""
+        """Texts the tokenizer makes the same token ids are one model input, so one vector: each distinct
+        short sequence runs once per process (token_cache.py)."""
         encs = self._encoder.encode_batch(texts)
-        kept: dict[tuple[int, ...], np.ndarray] = self.__dict__.setdefault("_by_ids", {})
-        keys = [tuple(e.ids) for e in encs]
-        first: dict[tuple[int, ...], int] = {}
-        for i, key in enumerate(keys):
-            if key not in kept:
-                first.setdefault(key, i)
-        if len(first) < len(texts):  # repeats or kept sequences: run the model on the rest only
-            todo = list(first.values())
-            fresh = self._embed_encoded([texts[i] for i in todo], [encs[i] for i in todo], batch_size,
-                                        show_progress) if todo else np.zeros((0, self._dim), np.float32)
-            found = {keys[i]: fresh[n] for n, i in enumerate(todo)}
-            out = np.stack([found[k] if k in found else kept[k] for k in keys])
-        else:
-            found = dict(zip(keys, out := self._embed_encoded(texts, encs, batch_size, show_progress)))
-        for key, vector in found.items():
-            if len(key) <= _KEPT_TOKENS and len(kept) < self.cache_size:
-                kept[key] = vector
-        return out
+        return self._by_ids.embed(
+            [tuple(e.ids) for e in encs],
+            lambda idx: self._embed_encoded([texts[i] for i in idx], [encs[i] for i in idx], batch_size,
+                                            show_progress),
+            self._dim, self.cache_size)
 
     def _embed_encoded(self, texts: list[str], encs: list, batch_size: int, show_progress: bool) -> np.ndarray:
         order = list(range(len(encs)))
@@ -359,9 +345,9 @@ class MiniLMEmbedder(Embedder):
             if (bulk := self._bulk_engine()) is not None:  # batches of 16, two in flight
                 # bf16 vectors move by up to ~1e-3 with the padded length (fp32 ones by < 1e-7): batch
                 # only texts of one token length, so nothing is ever padded
-                chunks = [c[s : s + _ONNX_BATCH] for c in _equal_lengths(order, encs)
+                chunks = [c[s : s + _ONNX_BATCH] for c in equal_lengths(order, encs)
                           for s in range(0, len(c), _ONNX_BATCH)]
-                for chunk, vecs in zip(chunks, bulk.run_batches([_pad([encs[i].ids for i in c]) for c in chunks])):
+                for chunk, vecs in zip(chunks, bulk.run_batches([pad([encs[i].ids for i in c]) for c in chunks])):
                     out[chunk] = vecs
                 if bar is not None:
                     bar.update(len(texts))
@@ -392,27 +378,8 @@ class MiniLMEmbedder(Embedder):
 
     def _encode_batch(self, seqs: list[list[int]]) -> np.ndarray:
         """Pad one batch of token id lists to its own max length and run the model."""
-        ids, mask = _pad(seqs)
+        ids, mask = pad(seqs)
         return self._onnx.run(ids, mask) if self._onnx is not None else self._forward(ids, mask)
-
-
-def _equal_lengths(order: list[int], encs) -> list[list[int]]:
-    """`order` cut into runs of texts with the same token length (any order: they are grouped)."""
-    groups: dict[int, list[int]] = {}
-    for i in order:
-        groups.setdefault(len(encs[i].ids), []).append(i)
-    return [groups[n] for n in sorted(groups, reverse=True)]
-
-
-def _pad(seqs: list[list[int]]) -> tuple[np.ndarray, np.ndarray]:
-    """Token id lists -> (ids, mask), padded to the batch's own longest."""
-    L = max(len(s) for s in seqs)
-    ids = np.zeros((len(seqs), L), dtype=np.int64)  # 0 = [PAD]
-    mask = np.zeros((len(seqs), L), dtype=bool)
-    for r, s in enumerate(seqs):
-        ids[r, : len(s)] = s
-        mask[r, : len(s)] = True
-    return ids, mask
 
 
 _default: MiniLMEmbedder | None = None
