@@ -81,6 +81,10 @@ class Embedder(ABC):
             fresh = {}
         return np.stack([fresh[t] if t in fresh else cache[t] for t in items])
 
+    def holds(self, text: str) -> bool:
+        """`text`'s vector is kept from an earlier call: embedding it again runs no model."""
+        return text in self.__dict__.get("_short_cache", ())
+
     def clear_cache(self) -> None:
         """Forget every embedding kept between calls (a benchmark's cold start; what a new process has)."""
         self.__dict__.pop("_short_cache", None)

@@ -229,6 +229,14 @@ class SpaceVectors:
         """The copy is known to hold the space at `version`."""
         return version is not None and self._copy is not None and self._at == version
 
+    def held(self, ids: Sequence[str], version: int | None) -> dict[str, list[float]]:
+        """The vectors the copy holds of `ids` (unit float32 rows), when it is known to hold the space at
+        `version`; else none."""
+        rows = [i for i in ids if i in self._copy.row_of] if self.holds(version) else []
+        if not rows:
+            return {}
+        return dict(zip(rows, self._copy._stored([self._copy.row_of[i] for i in rows]).tolist()))
+
     def moved(self, since: int | None, version: int | None, removed: Sequence[str] | None = ()) -> None:
         """A retraction of this process took the space from `since` to `version` under the space's lease,
         deleting `removed` of this kind and changing no other vector of it: a copy at `since` drops those

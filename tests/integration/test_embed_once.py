@@ -10,7 +10,9 @@ import pytest
 from test_retrieval import drop_graphs
 
 from memgraph_neo4j.api import MemoryGraph
+from memgraph_neo4j.embeddings.base import Embedder
 from memgraph_neo4j.ingest.readers import Document
+from memgraph_neo4j.memory.neighbours import SpaceVectors
 from memgraph_neo4j.repository.facts import FactRepository
 
 FIRST = [Document(title="Curie", text="Marie Curie was born in Warsaw. Marie Curie worked in Paris.")]
@@ -69,8 +71,10 @@ def test_the_memory_built_with_read_back_vectors_is_the_memory_built_by_embeddin
     reused, plain = two_spaces
     for documents in (FIRST, LATER):
         run(store, reused, minilm, documents)
-    with monkeypatch.context() as patch:
+    with monkeypatch.context() as patch:  # the plain path: every fact and schema text embedded again
         patch.setattr(FactRepository, "stored_vectors", lambda self, facts, schemas: ({}, {}))
+        patch.setattr(SpaceVectors, "held", lambda self, ids, version: {})
+        patch.setattr(Embedder, "holds", lambda self, text: False)
         for documents in (FIRST, LATER):
             memory = run(store, plain, minilm, documents)
         assert memory.writer.embedding_counts["reused"] == 0
@@ -79,3 +83,27 @@ def test_the_memory_built_with_read_back_vectors_is_the_memory_built_by_embeddin
     assert {r["label"] for r in a} == {"Fact", "Schema", "Passage"} and all(r["embedding"] for r in a)
     for x, y in zip(a, b):
         assert x["embedding"] == pytest.approx(y["embedding"], abs=1e-6), x["text"]
+
+
+def test_a_restatement_in_a_long_lived_memory_reads_nothing_back(store, minilm, space, monkeypatch):
+    """In one process a restated fact's vector comes from the fact copy and its schema's from the embedder's
+    kept texts: the write reads nothing back (memory/stored_text_vectors, one read per batch, skipped)."""
+    asked: list[tuple[list[str], list[str]]] = []
+    read_back = FactRepository.stored_vectors
+
+    def recording(self, facts, schemas):
+        asked.append((list(facts), list(schemas)))
+        return read_back(self, facts, schemas)
+
+    monkeypatch.setattr(FactRepository, "stored_vectors", recording)
+    with MemoryGraph(space=space, store=store, embedder=minilm, extractor="offline") as memory:
+        memory.ingest(FIRST, progress=False)
+        memory.facts()  # the memory is in use between the writes (its copies loaded)
+        memory.writer.fact_vectors.current()
+        before = dict(memory.writer.embedding_counts)
+        asked.clear()
+        memory.ingest([Document(title="Again", text="Marie Curie was born in Warsaw.")], progress=False)
+        counts = memory.writer.embedding_counts
+    assert all(not facts and not schemas for facts, schemas in asked), asked
+    # the restated fact and its schema came without the model
+    assert counts["reused"] - before.get("reused", 0) == 2
