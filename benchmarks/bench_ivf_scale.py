@@ -42,6 +42,7 @@ def main() -> None:
     parser.add_argument("--space", required=True)
     parser.add_argument("--copies", type=int, default=55)
     parser.add_argument("--queries", type=int, default=4700)
+    parser.add_argument("--cells", default="", help="cell counts to compare, comma-separated (default: the rule's)")
     parser.add_argument("--out", type=Path, default=ROOT / "benchmarks" / "results" / "ivf_scale.json")
     args = parser.parse_args()
     with open_store() as store:
@@ -54,23 +55,26 @@ def main() -> None:
     exact = EntityVectors()
     exact.add(names, ["T"] * len(names), matrix)
     queries = matrix[-args.queries:] + rng.normal(0, 0.02, (args.queries, matrix.shape[1])).astype(np.float32)
-    began = time.perf_counter()
-    ivf = IvfVectors.of(exact)
-    build_s = time.perf_counter() - began
     sample = min(500, args.queries)  # the exact product is slow at this size: a sample of the queries
     unit = queries / np.linalg.norm(queries, axis=1, keepdims=True)
     began = time.perf_counter()
     truth = exact._nearest(unit[:sample], 10, 0.8)
     exact_ms = (time.perf_counter() - began) / sample * 1000
-    began = time.perf_counter()
-    found = ivf._nearest(unit, 10, 0.8)
-    ivf_ms = (time.perf_counter() - began) / len(unit) * 1000
     pairs = sum(len(t) for t in truth)
-    missed = sum(len({j for j, _ in t} - {j for j, _ in f}) for t, f in zip(truth, found[:sample]))
-    result = {"space": args.space, "vectors": len(matrix), "cells": ivf.cells, "queries": args.queries,
-              "exact_ms_per_query": round(exact_ms, 3), "ivf_ms_per_query": round(ivf_ms, 3),
-              "speedup": round(exact_ms / ivf_ms, 1), "ivf_build_s": round(build_s, 1),
-              "exact_pairs_in_sample": pairs, "ivf_missed": missed}
+    runs = []
+    for cells in [int(c) for c in args.cells.split(",") if c] or [None]:
+        began = time.perf_counter()
+        ivf = IvfVectors.of(exact, cells=cells)
+        build_s = time.perf_counter() - began
+        began = time.perf_counter()
+        found = ivf._nearest(unit, 10, 0.8)
+        ivf_ms = (time.perf_counter() - began) / len(unit) * 1000
+        missed = sum(len({j for j, _ in t} - {j for j, _ in f}) for t, f in zip(truth, found[:sample]))
+        runs.append({"cells": ivf.cells, "ivf_ms_per_query": round(ivf_ms, 3), "speedup": round(exact_ms / ivf_ms, 1),
+                     "ivf_build_s": round(build_s, 1), "ivf_missed": missed})
+        print(runs[-1], flush=True)
+    result = {"space": args.space, "vectors": len(matrix), "queries": args.queries,
+              "exact_ms_per_query": round(exact_ms, 3), "exact_pairs_in_sample": pairs, **runs[0], "runs": runs}
     args.out.parent.mkdir(parents=True, exist_ok=True)
     args.out.write_text(json.dumps(result, indent=2))
     print(json.dumps(result, indent=2))

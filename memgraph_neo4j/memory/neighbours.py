@@ -116,13 +116,18 @@ class IvfVectors(EntityVectors):
     of the entity pairs at cosine >= 0.8 (bridging's top 10) and 99.9 % of the fact pairs at >= 0.9.
     The cells are learnt once from the rows it starts with; later rows are only assigned to them."""
 
-    def __init__(self, matrix: np.ndarray, ids: list[str], types: list[str | None], nprobe: int = 16) -> None:
+    def __init__(self, matrix: np.ndarray, ids: list[str], types: list[str | None], nprobe: int = 16,
+                 cells: int | None = None) -> None:
         import faiss  # only spaces above the cap need it
 
         super().__init__()
         dimension = matrix.shape[1]
-        # cells: ~8 sqrt(N), a power of two (faiss's guidance is 4-16 sqrt(N)), >= 39 training rows each
-        cells = 2 ** round(np.log2(max(1.0, 8 * np.sqrt(len(matrix)))))
+        # cells: ~4 sqrt(N), a power of two (faiss's guidance is 4-16 sqrt(N)), >= 39 training rows each.
+        # Each process trains its copy when it first needs it, and k-means costs ~cells^2: at 554k vectors
+        # (bench_ivf_scale, results/ivf_cells.json) 4,096 cells trained in 114 s against 612 s for 8,192,
+        # for 0.319 against 0.276 ms a query: 8,192 pays back after ~11M queries, more than a whole
+        # 100k-passage ingest asks (~2-4M); fewer cells probed 16 at a time also scan more of the rows
+        cells = cells or 2 ** round(np.log2(max(1.0, 4 * np.sqrt(len(matrix)))))
         while cells > 1 and cells * 39 > len(matrix):
             cells //= 2
         self._index = faiss.IndexIVFFlat(faiss.IndexFlatIP(dimension), dimension, cells, faiss.METRIC_INNER_PRODUCT)
@@ -134,8 +139,8 @@ class IvfVectors(EntityVectors):
         self.add(ids, types, matrix)
 
     @classmethod
-    def of(cls, copy: EntityVectors, nprobe: int = 16) -> IvfVectors:
-        return cls(copy._matrix[: len(copy)], list(copy.ids), list(copy.types), nprobe)
+    def of(cls, copy: EntityVectors, nprobe: int = 16, cells: int | None = None) -> IvfVectors:
+        return cls(copy._matrix[: len(copy)], list(copy.ids), list(copy.types), nprobe, cells)
 
     def add(self, ids: Sequence[str], types: Sequence[str], vectors: Sequence[Sequence[float]]) -> None:
         if not len(ids):
