@@ -32,7 +32,9 @@ def print_status(info: dict) -> None:
 
 
 @app.command()
-def start(timeout: float = typer.Option(None, help="Seconds to wait for GDS to answer")) -> None:
+def start(timeout: float = typer.Option(
+        None, help="Seconds the start waits while Neo4j logs no progress (a recovery after a crash keeps it waiting)"),
+) -> None:
     """Start the local server (assembling it on first use); returns once GDS answers."""
     from memgraph_neo4j.server.launcher import LauncherError, LocalNeo4j
 

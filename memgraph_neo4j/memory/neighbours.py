@@ -88,11 +88,12 @@ class EntityVectors:
         held = [i for i in ids if i in self.row_of]
         if not held:  # held rows: the copy has rows
             return {}
-        vectors = self._stored([self.row_of[i] for i in held])
+        vectors = self.stored([self.row_of[i] for i in held])
         return {node_id: [(self.ids[j], cosine) for j, cosine in near if self.ids[j] != node_id]
                 for node_id, near in zip(held, self._nearest(vectors, fetch, min_cosine), strict=True)}
 
-    def _stored(self, rows: list[int]) -> np.ndarray:
+    def stored(self, rows: list[int]) -> np.ndarray:
+        """The unit float32 vectors the copy holds at `rows`."""
         return self._matrix[rows]
 
     def _nearest(self, vectors: np.ndarray, fetch: int, min_cosine: float) -> list[list[tuple[int, float]]]:
@@ -151,7 +152,8 @@ class IvfVectors(EntityVectors):
         self.ids += ids
         self.types += types
 
-    def _stored(self, rows: list[int]) -> np.ndarray:
+    def stored(self, rows: list[int]) -> np.ndarray:
+        """The unit float32 vectors the copy holds at `rows` (flat codes: exact)."""
         return self._index.reconstruct_batch(np.asarray(rows, dtype=np.int64))
 
     def _nearest(self, vectors: np.ndarray, fetch: int, min_cosine: float) -> list[list[tuple[int, float]]]:
@@ -240,7 +242,7 @@ class SpaceVectors:
         rows = [i for i in ids if i in self._copy.row_of] if self.holds(version) else []
         if not rows:
             return {}
-        return dict(zip(rows, self._copy._stored([self._copy.row_of[i] for i in rows]).tolist()))
+        return dict(zip(rows, self._copy.stored([self._copy.row_of[i] for i in rows]).tolist()))
 
     def moved(self, since: int | None, version: int | None, removed: Sequence[str] | None = ()) -> None:
         """A retraction of this process took the space from `since` to `version` under the space's lease,

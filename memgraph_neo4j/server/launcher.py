@@ -35,6 +35,7 @@ from memgraph_neo4j.server.process import (
     terminate,
     write_pid_file,
 )
+from memgraph_neo4j.server.startup_watch import StartupWatch
 
 __all__ = ["MAIN_CLASS", "Java", "LauncherError", "LocalNeo4j", "find_java", "tail"]
 
@@ -69,6 +70,10 @@ class LocalNeo4j:
     @property
     def log_file(self) -> Path:
         return self.instance / "logs" / "neo4j.log"
+
+    @property
+    def debug_log(self) -> Path:
+        return self.instance / "logs" / "debug.log"
 
     @property
     def console_log(self) -> Path:
@@ -188,7 +193,10 @@ class LocalNeo4j:
         return exclusive(self.lock_file, waiting)
 
     def start(self, timeout: float | None = None, progress=print) -> dict:
-        """Start (assembling first if needed) and return status once `RETURN gds.version()` answers."""
+        """Start (assembling first if needed) and return status once `RETURN gds.version()` answers.
+
+        `timeout` bounds the seconds the server logs nothing new (see ``startup_watch``): a start that
+        recovers a database after an unclean stop waits for as long as recovery makes progress."""
         with self._exclusive(progress):
             return self._start(timeout or self.settings.start_timeout, progress)
 
@@ -220,6 +228,7 @@ class LocalNeo4j:
             f"--home-dir={self.instance}",
             f"--config-dir={self.conf_dir}",
         ]
+        watch = StartupWatch(self.debug_log, timeout)
         console = os.open(self.console_log, os.O_WRONLY | os.O_CREAT | os.O_APPEND, 0o600)
         try:
             proc = subprocess.Popen(
@@ -232,14 +241,15 @@ class LocalNeo4j:
             "pid": proc.pid, "bolt_port": self.bolt_port, "http_port": self.http_port,
             "java": str(java.executable), "started": time.time(),
         })
-        deadline = time.monotonic() + timeout
-        while time.monotonic() < deadline:
+        while not watch.expired():
             if proc.poll() is not None:
                 self.pid_file.unlink(missing_ok=True)
                 raise LauncherError(
                     f"Neo4j exited with code {proc.returncode} during start-up.\n--- {self.log_file} ---\n"
                     f"{tail(self.log_file)}\n--- {self.console_log} ---\n{tail(self.console_log, 20)}"
                 )
+            for report in watch.poll():
+                progress(report)
             # our process must hold the port: another one answering there is not our server
             if holds_port(proc.pid, self.bolt_port) and self._probe() is not None:
                 return self.status()
@@ -247,8 +257,9 @@ class LocalNeo4j:
         terminate(proc.pid, grace=20)
         self.pid_file.unlink(missing_ok=True)
         raise LauncherError(
-            f"Neo4j did not answer `RETURN gds.version()` within {timeout:.0f}s.\n--- {self.log_file} ---\n"
-            f"{tail(self.log_file)}"
+            f"Neo4j did not answer `RETURN gds.version()`: its log ({self.debug_log}) showed no progress for "
+            f"{timeout:.0f}s (MEMGRAPH_START_TIMEOUT sets how long a start waits for progress).\n"
+            f"--- {self.log_file} ---\n{tail(self.log_file)}"
         )
 
     def stop(self, grace: float = 60.0) -> bool:
