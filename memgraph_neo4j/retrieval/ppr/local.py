@@ -178,6 +178,11 @@ def ranked(nodes: NodeTable, scores: np.ndarray, top_k: int, top_m: int) -> Rank
                     for kind, k in (("passage", top_k), ("entity", top_m))}, mass)
 
 
+def reported(copy) -> np.ndarray:
+    """Per node of the copy: a ranking reports its score (`ranked`: passages and entities, not types)."""
+    return copy.nodes.kinds != KINDS.index("type")
+
+
 class LocalEngine(StoreProjections):
     """PageRank in process on the space's graph copy (ppr/graph_copy.py), read whole once and then kept up
     to date from the writes (retrieval/changes.py): no GDS projection is built or exported."""
@@ -235,12 +240,14 @@ class LocalEngine(StoreProjections):
             config, form, corrected = self.config, None, False
             rows = copy.changed_since(self._push[0]) if self._push is not None else None
             if rows is not None:  # an earlier content's form: corrected, rows of A only (no compaction)
-                form = update_push_graph(self._push[1], rows, copy.rows(rows), copy.transition.degree,
-                                         config.damping, config.push_epsilon)
+                earlier, self._push = self._push[1], None  # used up: its hub blocks are corrected in place
+                form = update_push_graph(earlier, rows, copy.rows(rows), copy.transition.degree,
+                                         config.damping, config.push_epsilon, reported(copy))
                 self.push_updates += (corrected := form is not None)
             if form is None:
                 transition = copy.compacted()
-                form = build_push_graph(transition.explicit(), transition.degree, config.damping, config.tolerance)
+                form = build_push_graph(transition.explicit(), transition.degree, config.damping, config.tolerance,
+                                        reported=reported(copy))
                 self.push_builds += 1
             self._push = (copy.uid, form)
             epoch = self.copy.kept_epoch

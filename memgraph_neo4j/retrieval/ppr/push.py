@@ -33,6 +33,7 @@ from memgraph_neo4j.retrieval.ppr.local import personalized_pagerank
 __all__ = ["PushGraph", "build_push_graph", "push_pagerank", "update_push_graph"]
 
 MAX_HUBS = 64  # hub vectors held: 64 x n float64, and their residual (~1.1 GB at 1.1M nodes); 100k needs 15
+OWED_BLOCK = 1 << 16  # nodes per block of hub_rows_owed's product: 15 hubs x 65,536 x 8 B = 7.9 MB
 
 
 @dataclass(frozen=True)
@@ -71,9 +72,10 @@ def _forward(transition_t: sparse.csr_matrix) -> sparse.csr_matrix:
 
 
 def build_push_graph(transition_t: sparse.csr_matrix, degree: np.ndarray, damping: float,
-                     tolerance: float, max_iterations: int = 100) -> PushGraph:
+                     tolerance: float, max_iterations: int = 100, reported: np.ndarray | None = None) -> PushGraph:
     """From the local engine's Pᵀ; the hub vectors by the same iteration as the engine's, run to
-    `tolerance` (a block of columns at once: 8.6 s for the 15 hubs of the 100k space)."""
+    `tolerance` (a block of columns at once: 8.6 s for the 15 hubs of the 100k space). `reported`: the
+    nodes whose scores a ranking reports (hub_rows_owed; None: all)."""
     transition = _forward(transition_t)
     n = transition.shape[0]
     hubs = hub_rows(transition)
@@ -84,18 +86,32 @@ def build_push_graph(transition_t: sparse.csr_matrix, degree: np.ndarray, dampin
     scores = personalized_pagerank(transition_t, seeds, damping, max_iterations, tolerance)
     residual = ((1.0 - damping) * seeds + damping * (transition_t @ scores) - scores) / (1.0 - damping)
     degree = np.asarray(degree, dtype=np.float64)
-    scores, residual = np.ascontiguousarray(scores.T), np.ascontiguousarray(residual.T)
+    # in buffers with room to grow: the corrections widen them in place
+    scores, residual = grown(np.ascontiguousarray(scores.T), n), grown(np.ascontiguousarray(residual.T), n)
     return PushGraph(transition, degree, hubs, absorbing, scores, residual,
-                     hub_rows_owed(scores, residual, degree, hubs))
+                     hub_rows_owed(scores, residual, degree, hubs, reported))
 
 
-def hub_rows_owed(scores: np.ndarray, residual: np.ndarray, degree: np.ndarray, hubs: np.ndarray) -> np.ndarray:
+def hub_rows_owed(scores: np.ndarray, residual: np.ndarray, degree: np.ndarray, hubs: np.ndarray,
+                  reported: np.ndarray | None = None) -> np.ndarray:
     """What the residual adds to each hub vector at the hub rows: (1-d)(I - d·Pᵀ)⁻¹·r at hub k is
     Σ_v r_v·π_v(k), and on an undirected graph π_v(k) = π_k(v)·deg(k)/deg(v), π_k being hub k's own
-    vector (G_k, held): one (hubs x n)·(n x hubs) product instead of chasing the residual into the hubs."""
-    inverse = np.divide(1.0, degree, out=np.zeros(len(degree)), where=degree > 0)
-    # memory-bound: (hubs x n) twice, 8.6 ms at 15 x 210k (a masked divide of the block cost 4.5 ms more)
-    return degree[hubs][:, None] * ((scores * inverse) @ residual.T)
+    vector (G_k, held): one (hubs x n)·(n x hubs) product instead of chasing the residual into the hubs.
+    Only for the hubs whose score is `reported` (bool per node; None: all): a ranking reports passages
+    and entities, and the 15 hubs of the 100k space are Type nodes, so there the product is skipped
+    (52-77 ms of a write's correction). In blocks of OWED_BLOCK nodes: the product over the whole width
+    wrote a (hubs x n) temporary, 133 MB at 100k passages, fresh memory each time."""
+    owed = np.zeros((len(hubs), len(hubs)))
+    rows = np.arange(len(hubs)) if reported is None else np.flatnonzero(reported[hubs])
+    if not len(rows):
+        return owed
+    part_owed = owed[rows]
+    for start in range(0, len(degree), OWED_BLOCK):
+        part = degree[start : start + OWED_BLOCK]
+        inverse = np.divide(1.0, part, out=np.zeros(len(part)), where=part > 0)
+        part_owed += (scores[rows, start : start + OWED_BLOCK] * inverse) @ residual[:, start : start + OWED_BLOCK].T
+    owed[rows] = degree[hubs[rows]][:, None] * part_owed
+    return owed
 
 
 @njit(cache=True, nogil=True)
@@ -212,23 +228,44 @@ def _add_change(indptr, indices, data, rows, new_indptr, new_indices, new_data, 
                 residual):  # pragma: no cover
     """residual += scale·ΔPᵀ·G over the changed rows only, ΔP = new rows - old rows (old: P's, empty past
     its end), G = scores (hubs, n): a write's rows touch ~1e5 entries (a Type hub's row), not the n x hubs
-    block a dense product writes (25 MB at x10)."""
+    block a dense product writes (25 MB at x10). One hub at a time: its residual row is written in the
+    order of the entries (hubs innermost wrote 15 rows 9 MB apart per entry: 15-64 ms at 100k)."""
     n_old, hubs = len(indptr) - 1, scores.shape[0]
-    for i in range(len(rows)):
-        u = rows[i]
-        for e in range(new_indptr[i], new_indptr[i + 1]):
-            v = new_indices[e]
-            for h in range(hubs):
-                residual[h, v] += scale * new_data[e] * scores[h, u]
-        if u < n_old:
-            for e in range(indptr[u], indptr[u + 1]):
-                v = indices[e]
-                for h in range(hubs):
-                    residual[h, v] -= scale * data[e] * scores[h, u]
+    for h in range(hubs):
+        into, of = residual[h], scores[h]
+        for i in range(len(rows)):
+            u = rows[i]
+            weight = scale * of[u]
+            if weight == 0.0:
+                continue
+            for e in range(new_indptr[i], new_indptr[i + 1]):
+                into[new_indices[e]] += weight * new_data[e]
+            if u < n_old:
+                for e in range(indptr[u], indptr[u + 1]):
+                    into[indices[e]] -= weight * data[e]
+
+
+def grown(block: np.ndarray, n: int) -> np.ndarray:
+    """`block` (hubs x n_old) widened to n columns, the new ones 0 (appended nodes: nothing reached them
+    yet). In place when `block` is the left part of a buffer wide enough (the usual case: a write appends
+    a few dozen nodes); else into a buffer with room for n/64 more columns. Copying the two blocks afresh
+    per write cost 30 ms on a quiet machine and 2.2 s under memory pressure at 100k passages
+    (2 x 15 x 1.1M float64 = 266 MB of fresh pages)."""
+    n_old = block.shape[1]
+    buffer = block.base
+    if (isinstance(buffer, np.ndarray) and buffer.ndim == 2 and buffer.flags.c_contiguous
+            and buffer.shape[0] == block.shape[0] and buffer.shape[1] >= n and block.strides == buffer.strides
+            and block.__array_interface__["data"][0] == buffer.__array_interface__["data"][0]):
+        widened = buffer[:, :n]
+    else:
+        widened = np.empty((block.shape[0], n + max(1024, n // 64)))[:, :n]
+        widened[:, :n_old] = block
+    widened[:, n_old:] = 0.0
+    return widened
 
 
 def update_push_graph(old: PushGraph, rows: np.ndarray, a_rows: sparse.csr_matrix, degree: np.ndarray,
-                      damping: float, epsilon: float) -> PushGraph | None:
+                      damping: float, epsilon: float, reported: np.ndarray | None = None) -> PushGraph | None:
     """The push form after a change, from the form before it: `rows`, the rows of A the change touched
     (sorted; ppr/graph_copy.GraphCopy.changed_since), `a_rows` those rows of A now, `degree` every node's
     now. Nodes are only ever appended, so P is the old P with those rows replaced (O(entries) array work,
@@ -237,7 +274,8 @@ def update_push_graph(old: PushGraph, rows: np.ndarray, a_rows: sparse.csr_matri
     forward push of that residual (either sign) leaves none above epsilon·degree(v) per node. Then G_h is
     within epsilon·degree(v) of its fixed point (an undirected graph's bound, module doc), whatever the
     updates before: the residual is carried, never dropped. None: another set of hubs (counts moved
-    across sqrt(entries)); build the form afresh."""
+    across sqrt(entries)); build the form afresh. `old` is used up: its hub blocks are corrected in place
+    (grown), so the caller keeps only the form returned (and drops `old` before the call, in case it fails)."""
     n, n_old = len(degree), old.transition.shape[0]
     if n < n_old or old.residual is None:
         return None
@@ -252,16 +290,10 @@ def update_push_graph(old: PushGraph, rows: np.ndarray, a_rows: sparse.csr_matri
                                     new_rows.data)
     transition = sparse.csr_matrix((data, indices, indptr), shape=(n, n))
     hubs = hub_rows(transition)
-    before = {int(h): i for i, h in enumerate(old.hubs)}
-    if set(before) != {int(h) for h in hubs}:
+    if {int(h) for h in old.hubs} != {int(h) for h in hubs}:
         return None
-    order = np.array([before[int(h)] for h in hubs], dtype=np.int64)
-    scores, residual = np.empty((len(hubs), n)), np.empty((len(hubs), n))
-    if np.array_equal(order, np.arange(len(hubs))):  # the usual case: a slice copy, no gather
-        scores[:, :n_old], residual[:, :n_old] = old.hub_scores, old.residual
-    else:
-        scores[:, :n_old], residual[:, :n_old] = old.hub_scores[order], old.residual[order]
-    scores[:, n_old:], residual[:, n_old:] = 0.0, 0.0  # appended nodes: nothing reached them yet
+    hubs = old.hubs  # the same set: kept in its order, so the blocks' rows stay where they are
+    scores, residual = grown(old.hub_scores, n), grown(old.residual, n)
     _add_change(p.indptr, p.indices, p.data, rows, new_rows.indptr.astype(np.int64), new_rows.indices,
                 new_rows.data, damping / (1.0 - damping), scores, residual)
     threshold = epsilon * degree
@@ -271,4 +303,4 @@ def update_push_graph(old: PushGraph, rows: np.ndarray, a_rows: sparse.csr_matri
     absorbing = np.zeros(n, dtype=np.bool_)
     absorbing[hubs] = True
     return PushGraph(transition, degree, hubs, absorbing, scores, residual,
-                     hub_rows_owed(scores, residual, degree, hubs))
+                     hub_rows_owed(scores, residual, degree, hubs, reported))

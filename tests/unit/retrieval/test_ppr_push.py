@@ -140,7 +140,10 @@ def test_updated_hub_vectors_equal_built_ones_over_many_changes():
         n += 3
         graph = _graph(s, t, w, n)
         a = symmetric(np.stack([s, t], axis=1), w, n)
+        before = form.hub_scores
         form = push.update_push_graph(form, rows, a[rows], graph.degree, 0.5, EPSILON)
+        # corrected in place: the blocks grow inside the buffer the build left room in (no 2 x hubs x n copy)
+        assert np.shares_memory(before, form.hub_scores)
         built = push.build_push_graph(graph.transition_t, graph.degree, 0.5, 1e-7)
         assert sorted(form.hubs.tolist()) == sorted(built.hubs.tolist()) == list(range(hub_count))
         assert abs(form.transition - built.transition).max() < 1e-12
@@ -162,3 +165,47 @@ def test_other_hubs_are_built_afresh():
     a = sparse.csr_matrix((3000, 3000))  # every edge gone: no hub is left
     assert push.update_push_graph(form, np.arange(3000), a, np.zeros(3000), 0.5, EPSILON) is None
     assert symmetric  # (the same helper the engine's copy builds A with)
+
+
+def test_grown_widens_in_place_while_there_is_room():
+    block = push.grown(np.arange(12.0).reshape(3, 4), 4)  # a new buffer, with room
+    assert block.shape == (3, 4) and block.base.shape[1] >= 4 + 1024
+    wider = push.grown(block, 9)
+    assert np.shares_memory(block, wider) and wider.shape == (3, 9)
+    assert wider[:, :4].tolist() == np.arange(12.0).reshape(3, 4).tolist() and not wider[:, 4:].any()
+    beyond = push.grown(wider, wider.base.shape[1] + 1)  # past the room: a new buffer
+    assert not np.shares_memory(wider, beyond) and beyond[:, :9].tolist() == wider.tolist()
+    assert not beyond[:, 9:].any()
+
+
+def test_hub_rows_owed_in_blocks_equals_the_whole_product(monkeypatch):
+    rng = np.random.default_rng(5)
+    n, hubs = 1000, np.array([3, 17, 400])
+    scores, residual = rng.random((3, n)), rng.normal(0, 1e-6, (3, n))
+    degree = rng.uniform(0, 5, n)
+    degree[::7] = 0  # isolated nodes: no inverse
+    inverse = np.divide(1.0, degree, out=np.zeros(n), where=degree > 0)
+    whole = degree[hubs][:, None] * ((scores * inverse) @ residual.T)
+    monkeypatch.setattr(push, "OWED_BLOCK", 64)
+    assert push.hub_rows_owed(scores, residual, degree, hubs) == pytest.approx(whole, rel=1e-12, abs=1e-18)
+
+
+def test_the_hub_rows_correction_is_skipped_only_where_no_score_is_reported():
+    """The Type hubs of a space are never ranked: their rows' correction (a hubs x n product per write) is
+    left out, and every other node's score is the one the whole form gives, built or corrected."""
+    graph = hubbed_graph()
+    reported = np.ones(3000, dtype=bool)
+    reported[[0, 2]] = False  # two of the four hubs are of a kind no ranking reports
+    whole = push.build_push_graph(graph.transition_t, graph.degree, 0.5, 1e-7)
+    lean = push.build_push_graph(graph.transition_t, graph.degree, 0.5, 1e-7, reported=reported)
+    skipped = [lean.hubs.tolist().index(h) for h in (0, 2)]
+    assert np.count_nonzero(whole.hub_owed) and not lean.hub_owed[skipped].any() and lean.hub_owed.any()
+    rng = np.random.default_rng(2)
+    teleport = np.zeros(3000)
+    teleport[rng.choice(3000, 40, replace=False)] = rng.uniform(0.1, 1.0, 40)
+    teleport[[0, 1]] += 0.5  # hubs seed too
+    a = sparse.csr_matrix(sparse.diags(graph.degree) @ graph.transition_t.T)  # A, unchanged: rows 5, 9 "touched"
+    for form in (lean, push.update_push_graph(lean, np.array([5, 9]), a[[5, 9]], graph.degree, 0.5, EPSILON,
+                                              reported)):
+        got, full = push.push_pagerank(form, teleport, 0.5, EPSILON), push.push_pagerank(whole, teleport, 0.5, EPSILON)
+        assert got[reported] == pytest.approx(full[reported], abs=1e-9) and np.abs(got - full).max() > 1e-9
