@@ -80,6 +80,15 @@ class RetrievalContext:
                 self._readers = ThreadPoolExecutor(READERS, thread_name_prefix=f"memgraph-reads-{self.space}")
             return self._readers.submit(work, *args)
 
+    def prepare_ahead(self, version: int) -> Future[None] | None:
+        """The local engine's graph copy caught up to `version` (and its push form corrected) on a reader
+        thread, while the search embeds, reads and searches the layers (Neo4j answers those on the other
+        core): after a write at 100k passages that work is 30-90 ms, the layers' part ~40 ms. The search's
+        own `prepare` then waits for it under the engine's lock and finds it done: the same work, earlier."""
+        if getattr(self.engine, "needs_projection", True):
+            return None
+        return self.ahead(self.engine.prepare, self.projections.name(version), version)
+
     def followed(self) -> dict[str, Followed]:
         """The copies that follow the writes, by the name of their file."""
         copies = {"layers": self.layers.copy, "bm25": self.bm25.copy, "statistics": self.statistics.copy,

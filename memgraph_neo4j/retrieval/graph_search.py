@@ -108,6 +108,7 @@ class GraphRetriever(ABC):
         context's reader thread): the state, the names, the space's sizes and the fusion's BM25."""
         ctx, spans = self.context, self._spans(question)
         state, found = self._read(spans)
+        ctx.prepare_ahead(state.version)
         ctx.counts(state.version)  # read once per memory version: here rather than after the embedding
         bm25 = self.bm25(question, state.version) if self.fuses else None
         return Ahead(state, spans, found, bm25)

@@ -21,6 +21,7 @@ from collections.abc import Callable, Iterable, Sequence
 import numpy as np
 
 from memgraph_neo4j.config import RetrievalConfig
+from memgraph_neo4j.repository.changes import ChangeRepository, Changes
 from memgraph_neo4j.repository.layers import (
     ExportRow,
     FactMatch,
@@ -31,7 +32,6 @@ from memgraph_neo4j.repository.layers import (
     PassageMatch,
     SchemaMatch,
 )
-from memgraph_neo4j.repository.changes import ChangeRepository, Changes
 from memgraph_neo4j.repository.statistics import SpaceCounts
 from memgraph_neo4j.retrieval.changes import ChangeFeed, Followed
 from memgraph_neo4j.retrieval.layer_rows import CanonicalLayer, Layer, check_dimension, top_rows
@@ -150,7 +150,7 @@ class LayerSearch:
         a search through the indexes reads its own, with the hits)."""
         if self.config.layer_search != "local":
             return self._from_indexes(vector, requests)
-        held = self.copy.held
+        held, hits = self.copy.held, None
         if held is not None and held[1] is None:
             # too large for a copy at the last version seen: the index search reads the state itself
             state, hits = self._from_indexes(vector, requests)
@@ -162,6 +162,8 @@ class LayerSearch:
             snapshot = self.snapshot(state.version)
             if snapshot is not None:
                 return state, snapshot.search(vector, requests)
+        if hits is not None:  # still too large after a write: the hits read with that state stand (not read twice)
+            return state, hits
         return self._from_indexes(vector, requests)
 
     def _from_indexes(self, vector: list[float],

@@ -9,6 +9,7 @@ GDS projection), the seed statistics, BM25, the titles, and the search results o
 
 from __future__ import annotations
 
+import threading
 from dataclasses import replace
 from datetime import UTC, datetime
 
@@ -201,3 +202,31 @@ def test_the_push_form_follows_writes_exactly(memory, store, space, minilm, test
     memory.retract([d.id for d in memory.documents() if d.title in ("Lovelace", "Hopper")])
     assert_same_copies(long_lived, Session(store, space, minilm, config), test_store)
     assert engine.push_builds == 1 and engine.push_updates == 3
+
+
+def test_a_search_corrects_the_push_form_ahead_on_a_reader_thread(memory, store, space, minilm, test_store,
+                                                                   monkeypatch):
+    """After a write the search starts the engine's catch-up on a reader thread as soon as it has read the
+    memory version (RetrievalContext.prepare_ahead), and its own prepare finds the work done: one
+    correction per write, and results equal to a fresh context's."""
+    config = RetrievalConfig(push_min_relationships=0)
+    long_lived = Session(store, space, minilm, config)
+    long_lived.search(QUESTIONS[0], method="memgraphrag")
+    engine = long_lived.context.engine
+    calls: list[tuple[str, int]] = []
+    prepare = engine.prepare
+
+    def spied(graph: str, version: int | None = None) -> None:
+        calls.append((threading.current_thread().name, version))
+        prepare(graph, version)
+
+    monkeypatch.setattr(engine, "prepare", spied)
+    memory.ingest([Document(title="Hopper", text=TEXTS["HOPPER"])], progress=False)
+    version = long_lived.context.layers.repository.state(long_lived.context.projections.prefix).version
+    long_lived.search(QUESTIONS[3], method="memgraphrag")
+    assert [v for name, v in calls if name.startswith("memgraph-reads")] == [version]
+    assert any(name == threading.main_thread().name for name, _ in calls)  # the search's own, after it
+    assert engine.push_updates == 1 and engine.push_builds == 1
+    monkeypatch.undo()
+    assert_same_copies(long_lived, Session(store, space, minilm, config), test_store)
+    assert engine.push_updates == 1  # the comparison's searches corrected nothing more

@@ -245,6 +245,11 @@ def test_local_layer_search_matches_the_indexes(memory, store, space, minilm):
     # once known to be too large, one round trip per query: the index query carries the version
     grew = {name: n - before.get(name, 0) for name, n in counting.reads.items() if n != before.get(name, 0)}
     assert grew == {"retrieval/memory_layers": 1, "retrieval/memory_state_names": 1, "retrieval/ppr": 1}
+    # a write moved the version: the index search that read it stands, the layers are not searched twice
+    memory.retract(Document(title="Hopper", text=TEXTS["HOPPER"]).id)
+    before = dict(counting.reads)
+    same_layers(capped.search(QUESTION), memory.search(QUESTION))
+    assert counting.reads["retrieval/memory_layers"] - before["retrieval/memory_layers"] == 1
 
 
 def test_client_engine_builds_and_ranks_through_graphdatascience(memory, store, space, minilm):

@@ -247,7 +247,7 @@ class LocalEngine(StoreProjections):
             if form is None:
                 transition = copy.compacted()
                 form = build_push_graph(transition.explicit(), transition.degree, config.damping, config.tolerance,
-                                        reported=reported(copy))
+                                        reported=reported(copy), epsilon=config.push_epsilon)
                 self.push_builds += 1
             self._push = (copy.uid, form)
             epoch = self.copy.kept_epoch

@@ -22,23 +22,28 @@ without this read 7.9M-60M entries (176-882 ms); compiled, with the hubs absorbi
 from __future__ import annotations
 
 import math
+import os
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 
 import numpy as np
 from numba import njit
 from scipy import sparse
 
+from memgraph_neo4j.config import RetrievalConfig
 from memgraph_neo4j.retrieval.ppr.local import personalized_pagerank
+from memgraph_neo4j.retrieval.ppr.slotted import SlottedRows
 
 __all__ = ["PushGraph", "build_push_graph", "push_pagerank", "update_push_graph"]
 
 MAX_HUBS = 64  # hub vectors held: 64 x n float64, and their residual (~1.1 GB at 1.1M nodes); 100k needs 15
+CORRECTION_THREADS = 4  # at most, and at most one per core
 OWED_BLOCK = 1 << 16  # nodes per block of hub_rows_owed's product: 15 hubs x 65,536 x 8 B = 7.9 MB
 
 
 @dataclass(frozen=True)
 class PushGraph:
-    transition: sparse.csr_matrix  # P: row u holds u's out-edges divided by its weighted degree
+    transition: SlottedRows  # P: row u holds u's out-edges divided by its weighted degree (rows replaceable)
     degree: np.ndarray  # weighted degree per node (float64)
     hubs: np.ndarray  # rows of the hub nodes
     absorbing: np.ndarray  # bool per node: a hub
@@ -53,32 +58,29 @@ class PushGraph:
     hub_owed: np.ndarray | None = None
 
 
-def hub_rows(transition: sparse.csr_matrix) -> np.ndarray:
+def hub_rows(counts: np.ndarray) -> np.ndarray:
     """Nodes with more than sqrt(entries) out-entries, most first, at most MAX_HUBS. Pushing one costs
     its degree every time it fills up; there can be at most sqrt(entries) of them, so their exact vectors
     cost a bounded number of columns (the 100k space: 15 Type nodes, each over 15k entries; the largest
     entity has 1,064)."""
-    counts = np.diff(transition.indptr)
-    rows = np.flatnonzero(counts > math.sqrt(max(transition.nnz, 1)))
+    rows = np.flatnonzero(counts > math.sqrt(max(int(counts.sum()), 1)))
     return rows[np.argsort(-counts[rows], kind="stable")][:MAX_HUBS]
 
 
-def _forward(transition_t: sparse.csr_matrix) -> sparse.csr_matrix:
-    """P from Pᵀ, in the kernels' layout (sorted, int64 offsets: once here, not per query)."""
-    transition = transition_t.T.tocsr()
-    transition.sort_indices()
-    transition.indptr = transition.indptr.astype(np.int64)
-    return transition
+def _forward(transition_t: sparse.csr_matrix) -> SlottedRows:
+    """P from Pᵀ, in the kernels' layout (rows in slots, sorted, int64 offsets: once here, not per query)."""
+    return SlottedRows.from_csr(transition_t.T.tocsr())
 
 
 def build_push_graph(transition_t: sparse.csr_matrix, degree: np.ndarray, damping: float,
-                     tolerance: float, max_iterations: int = 100, reported: np.ndarray | None = None) -> PushGraph:
+                     tolerance: float, max_iterations: int = 100, reported: np.ndarray | None = None,
+                     epsilon: float = RetrievalConfig.push_epsilon) -> PushGraph:
     """From the local engine's Pᵀ; the hub vectors by the same iteration as the engine's, run to
-    `tolerance` (a block of columns at once: 8.6 s for the 15 hubs of the 100k space). `reported`: the
-    nodes whose scores a ranking reports (hub_rows_owed; None: all)."""
+    `tolerance` (a block of columns at once: 8.6 s for the 15 hubs of the 100k space), then pushed to
+    the queries' `epsilon`. `reported`: the nodes whose scores a ranking reports (hub_rows_owed; None: all)."""
     transition = _forward(transition_t)
-    n = transition.shape[0]
-    hubs = hub_rows(transition)
+    n = transition.n
+    hubs = hub_rows(transition.counts())
     absorbing = np.zeros(n, dtype=np.bool_)
     absorbing[hubs] = True
     seeds = np.zeros((n, len(hubs)))
@@ -88,6 +90,12 @@ def build_push_graph(transition_t: sparse.csr_matrix, degree: np.ndarray, dampin
     degree = np.asarray(degree, dtype=np.float64)
     # in buffers with room to grow: the corrections widen them in place
     scores, residual = grown(np.ascontiguousarray(scores.T), n), grown(np.ascontiguousarray(residual.T), n)
+    # pushed until no node's residual is above epsilon·degree: the bound a correction keeps, and it then
+    # looks only where a change moved a residual or a degree
+    everywhere, threshold = np.arange(n, dtype=np.int64), epsilon * degree
+    for column in range(len(hubs)):
+        _push_signed(transition.start, transition.end, transition.indices, transition.data, threshold, damping,
+                     scores[column], residual[column], everywhere)
     return PushGraph(transition, degree, hubs, absorbing, scores, residual,
                      hub_rows_owed(scores, residual, degree, hubs, reported))
 
@@ -115,11 +123,12 @@ def hub_rows_owed(scores: np.ndarray, residual: np.ndarray, degree: np.ndarray, 
 
 
 @njit(cache=True, nogil=True)
-def _drain(indptr, indices, data, threshold, absorbing, damping, scores, residual, queue, queued,
+def _drain(start, end, indices, data, threshold, absorbing, damping, scores, residual, queue, queued,
            size):  # pragma: no cover
     """Push the `size` nodes queued at queue[0:size], first in first out, and every node whose |residual|
-    comes to exceed its threshold (absorbing nodes keep theirs), until none is queued."""
-    n = len(indptr) - 1
+    comes to exceed its threshold (absorbing nodes keep theirs), until none is queued. Row u of P is
+    indices/data[start[u]:end[u]]."""
+    n = len(start)
     head = 0  # queue is circular: a node is queued at most once at a time
     while size > 0:
         u = queue[head]
@@ -130,7 +139,7 @@ def _drain(indptr, indices, data, threshold, absorbing, damping, scores, residua
         residual[u] = 0.0
         scores[u] += (1.0 - damping) * mass
         handed = damping * mass
-        for e in range(indptr[u], indptr[u + 1]):
+        for e in range(start[u], end[u]):
             v = indices[e]
             residual[v] += handed * data[e]
             if not queued[v] and not absorbing[v] and abs(residual[v]) > threshold[v]:
@@ -140,8 +149,9 @@ def _drain(indptr, indices, data, threshold, absorbing, damping, scores, residua
 
 
 @njit(cache=True, nogil=True)
-def _push(indptr, indices, data, threshold, absorbing, seeds, weights, damping, scores, residual):  # pragma: no cover
-    n = len(indptr) - 1
+def _push(start, end, indices, data, threshold, absorbing, seeds, weights, damping, scores,
+          residual):  # pragma: no cover
+    n = len(start)
     queue = np.empty(n, dtype=np.int64)
     queued = np.zeros(n, dtype=np.bool_)
     size = 0
@@ -153,7 +163,7 @@ def _push(indptr, indices, data, threshold, absorbing, seeds, weights, damping, 
             queue[size] = u
             size += 1
             queued[u] = True
-    _drain(indptr, indices, data, threshold, absorbing, damping, scores, residual, queue, queued, size)
+    _drain(start, end, indices, data, threshold, absorbing, damping, scores, residual, queue, queued, size)
 
 
 def push_pagerank(graph: PushGraph, teleport: np.ndarray, damping: float, epsilon: float) -> np.ndarray:
@@ -167,7 +177,7 @@ def push_pagerank(graph: PushGraph, teleport: np.ndarray, damping: float, epsilo
     weights = teleport[seeds]
     threshold = epsilon * float(weights.sum()) * graph.degree
     p = graph.transition
-    _push(p.indptr, p.indices, p.data, threshold, graph.absorbing,
+    _push(p.start, p.end, p.indices, p.data, threshold, graph.absorbing,
           seeds.astype(np.int64), weights, damping, scores, residual)
     if len(graph.hubs):
         at_hubs = residual[graph.hubs]
@@ -178,71 +188,71 @@ def push_pagerank(graph: PushGraph, teleport: np.ndarray, damping: float, epsilo
 
 
 @njit(cache=True, nogil=True)
-def _push_signed(indptr, indices, data, threshold, damping, scores, residual):  # pragma: no cover
+def _push_signed(start, end, indices, data, threshold, damping, scores, residual, candidates):  # pragma: no cover
     """_push without absorbing nodes, from a residual of either sign (a correction): pushes every node
-    whose |residual| exceeds its threshold, until none does."""
-    n = len(indptr) - 1
+    whose |residual| exceeds its threshold, until none does. Only `candidates` are looked at first: every
+    other node is within its threshold already (a correction's residual moved at the entries it touched,
+    thresholds at the rows whose degree changed; a full scan was 15 x 1.1M nodes per write at 100k)."""
+    n = len(start)
     queue = np.empty(n, dtype=np.int64)
     queued = np.zeros(n, dtype=np.bool_)
     size = 0
-    for u in range(n):
-        if abs(residual[u]) > threshold[u]:
+    for i in range(len(candidates)):
+        u = candidates[i]
+        if not queued[u] and abs(residual[u]) > threshold[u]:
             queue[size] = u
             size += 1
             queued[u] = True
-    _drain(indptr, indices, data, threshold, np.zeros(n, dtype=np.bool_), damping, scores, residual, queue,
+    _drain(start, end, indices, data, threshold, np.zeros(n, dtype=np.bool_), damping, scores, residual, queue,
            queued, size)
 
 
 @njit(cache=True, nogil=True)
-def _splice(indptr, indices, data, n, rows, new_indptr, new_indices, new_data):  # pragma: no cover
-    """CSR arrays of P with `rows` (sorted) replaced by the rows of (new_indptr, new_indices, new_data) and
-    grown to n rows: one pass over the entries (scipy's diag·P + placed·rows took 28 ms at 1.2M entries)."""
-    n_old = len(indptr) - 1
-    out_ptr = np.zeros(n + 1, dtype=np.int64)
-    j = 0
-    for u in range(n):
-        if j < len(rows) and rows[j] == u:
-            out_ptr[u + 1] = out_ptr[u] + new_indptr[j + 1] - new_indptr[j]
-            j += 1
-        else:
-            out_ptr[u + 1] = out_ptr[u] + (indptr[u + 1] - indptr[u] if u < n_old else 0)
-    out_indices = np.empty(out_ptr[n], dtype=indices.dtype)
-    out_data = np.empty(out_ptr[n], dtype=data.dtype)
-    j = 0
-    for u in range(n):
-        start, length = out_ptr[u], out_ptr[u + 1] - out_ptr[u]
-        if j < len(rows) and rows[j] == u:
-            source, from_indices, from_data = new_indptr[j], new_indices, new_data
-            j += 1
-        else:
-            source, from_indices, from_data = (indptr[u] if u < n_old else 0), indices, data
-        for e in range(length):
-            out_indices[start + e] = from_indices[source + e]
-            out_data[start + e] = from_data[source + e]
-    return out_ptr, out_indices, out_data
+def _row_changes(start, end, indices, data, n_old, rows, new_indptr, new_indices, new_data):  # pragma: no cover
+    """ΔP over the changed rows, CSR (row j for rows[j]): new row minus old (old: empty past n_old), both
+    sorted, merged so an entry both hold is one. A Type hub's row changes in every entry (its degree
+    moved), so the hubs' residuals then take one write per entry, not two."""
+    total = 0
+    for j in range(len(rows)):
+        u = rows[j]
+        total += new_indptr[j + 1] - new_indptr[j] + (end[u] - start[u] if u < n_old else 0)
+    out_ptr = np.zeros(len(rows) + 1, dtype=np.int64)
+    out_indices = np.empty(total, dtype=np.int64)
+    out_data = np.empty(total)
+    at = 0
+    for j in range(len(rows)):
+        u = rows[j]
+        a, a_end = (start[u], end[u]) if u < n_old else (0, 0)
+        b, b_end = new_indptr[j], new_indptr[j + 1]
+        while a < a_end or b < b_end:
+            if a == a_end or (b < b_end and new_indices[b] < indices[a]):
+                out_indices[at], out_data[at] = new_indices[b], new_data[b]
+                b += 1
+            elif b == b_end or indices[a] < new_indices[b]:
+                out_indices[at], out_data[at] = indices[a], -data[a]
+                a += 1
+            else:
+                out_indices[at], out_data[at] = indices[a], new_data[b] - data[a]
+                a += 1
+                b += 1
+            at += 1
+        out_ptr[j + 1] = at
+    return out_ptr, out_indices[:at], out_data[:at]
 
 
 @njit(cache=True, nogil=True)
-def _add_change(indptr, indices, data, rows, new_indptr, new_indices, new_data, scale, scores,
-                residual):  # pragma: no cover
-    """residual += scale·ΔPᵀ·G over the changed rows only, ΔP = new rows - old rows (old: P's, empty past
-    its end), G = scores (hubs, n): a write's rows touch ~1e5 entries (a Type hub's row), not the n x hubs
-    block a dense product writes (25 MB at x10). One hub at a time: its residual row is written in the
-    order of the entries (hubs innermost wrote 15 rows 9 MB apart per entry: 15-64 ms at 100k)."""
-    n_old, hubs = len(indptr) - 1, scores.shape[0]
-    for h in range(hubs):
+def _add_change(rows, change_ptr, change_indices, change_data, scale, scores, residual):  # pragma: no cover
+    """residual += scale·ΔPᵀ·G over the changed rows only (ΔP from _row_changes), G = scores (hubs, n): a
+    write's rows touch ~1e5 entries (a Type hub's row), not the n x hubs block a dense product writes
+    (25 MB at x10). One hub at a time, so its residual row is written in the entries' order."""
+    for h in range(scores.shape[0]):
         into, of = residual[h], scores[h]
-        for i in range(len(rows)):
-            u = rows[i]
-            weight = scale * of[u]
+        for j in range(len(rows)):
+            weight = scale * of[rows[j]]
             if weight == 0.0:
                 continue
-            for e in range(new_indptr[i], new_indptr[i + 1]):
-                into[new_indices[e]] += weight * new_data[e]
-            if u < n_old:
-                for e in range(indptr[u], indptr[u + 1]):
-                    into[indices[e]] -= weight * data[e]
+            for e in range(change_ptr[j], change_ptr[j + 1]):
+                into[change_indices[e]] += weight * change_data[e]
 
 
 def grown(block: np.ndarray, n: int) -> np.ndarray:
@@ -264,43 +274,65 @@ def grown(block: np.ndarray, n: int) -> np.ndarray:
     return widened
 
 
+def _parts(hubs: int) -> list[range]:
+    """The hubs in contiguous parts, one per core (at most CORRECTION_THREADS): the correction's kernels
+    run in parallel on them (2 cores: 15 hubs' residual scatter and push, 35-60 ms -> about half)."""
+    count = max(1, min(CORRECTION_THREADS, os.cpu_count() or 1, hubs))
+    bounds = np.linspace(0, hubs, count + 1).astype(int)
+    return [range(bounds[i], bounds[i + 1]) for i in range(count)]
+
+
 def update_push_graph(old: PushGraph, rows: np.ndarray, a_rows: sparse.csr_matrix, degree: np.ndarray,
                       damping: float, epsilon: float, reported: np.ndarray | None = None) -> PushGraph | None:
     """The push form after a change, from the form before it: `rows`, the rows of A the change touched
     (sorted; ppr/graph_copy.GraphCopy.changed_since), `a_rows` those rows of A now, `degree` every node's
-    now. Nodes are only ever appended, so P is the old P with those rows replaced (O(entries) array work,
-    no transpose, no iteration), and the hubs' vectors are corrected rather than computed again (8.6 s at
-    100k passages): the change adds d·ΔPᵀ·G_h to their residual (ΔP: only the rows touched), and a
-    forward push of that residual (either sign) leaves none above epsilon·degree(v) per node. Then G_h is
-    within epsilon·degree(v) of its fixed point (an undirected graph's bound, module doc), whatever the
-    updates before: the residual is carried, never dropped. None: another set of hubs (counts moved
-    across sqrt(entries)); build the form afresh. `old` is used up: its hub blocks are corrected in place
-    (grown), so the caller keeps only the form returned (and drops `old` before the call, in case it fails)."""
-    n, n_old = len(degree), old.transition.shape[0]
+    now. Nodes are only ever appended, so P is the old P with those rows replaced in their slots
+    (ppr/slotted.py: no whole copy, no transpose, no iteration), and the hubs' vectors are corrected
+    rather than computed again (8.6 s at 100k passages): the change adds d·ΔPᵀ·G_h to their residual (ΔP:
+    only the rows touched), and a forward push of that residual (either sign) leaves none above
+    epsilon·degree(v) per node. Then G_h is within epsilon·degree(v) of its fixed point (an undirected
+    graph's bound, module doc), whatever the updates before: the residual is carried, never dropped.
+    None: another set of hubs (counts moved across sqrt(entries)), nothing changed; build the form afresh.
+    Else `old` is used up: P and its hub blocks are changed in place, so the caller keeps only the form
+    returned (and drops `old` before the call, in case it fails)."""
+    p = old.transition
+    n, n_old = len(degree), p.n
     if n < n_old or old.residual is None:
         return None
     degree = np.asarray(degree, dtype=np.float64)
+    rows = np.asarray(rows, dtype=np.int64)
     scale = np.divide(1.0, degree[rows], out=np.zeros(len(rows)), where=degree[rows] > 0)
     new_rows = sparse.csr_matrix(sparse.diags(scale) @ a_rows)
     new_rows.eliminate_zeros()
     new_rows.sort_indices()
-    p, rows = old.transition, np.asarray(rows, dtype=np.int64)
-    indptr, indices, data = _splice(p.indptr, p.indices, p.data, n, rows,
-                                    new_rows.indptr.astype(np.int64), new_rows.indices.astype(p.indices.dtype),
-                                    new_rows.data)
-    transition = sparse.csr_matrix((data, indices, indptr), shape=(n, n))
-    hubs = hub_rows(transition)
+    new_indptr = new_rows.indptr.astype(np.int64)
+    hubs = hub_rows(p.lengths_after(rows, np.diff(new_indptr), n))
     if {int(h) for h in old.hubs} != {int(h) for h in hubs}:
         return None
     hubs = old.hubs  # the same set: kept in its order, so the blocks' rows stay where they are
+    change_ptr, change_indices, change_data = _row_changes(p.start, p.end, p.indices, p.data, n_old, rows,
+                                                           new_indptr, new_rows.indices, new_rows.data)
+    p.replace(rows, new_rows, n)
     scores, residual = grown(old.hub_scores, n), grown(old.residual, n)
-    _add_change(p.indptr, p.indices, p.data, rows, new_rows.indptr.astype(np.int64), new_rows.indices,
-                new_rows.data, damping / (1.0 - damping), scores, residual)
-    threshold = epsilon * degree
-    for column in range(len(hubs)):  # in place: each hub's row is contiguous
-        _push_signed(transition.indptr, transition.indices, transition.data, threshold, damping,
-                     scores[column], residual[column])
+    moved = np.zeros(n, dtype=np.bool_)  # where a residual or a threshold moved, each node once, in order
+    moved[change_indices] = moved[rows] = True
+    threshold, candidates = epsilon * degree, np.flatnonzero(moved)
+
+    def correct(part: range) -> None:  # the hubs' rows are independent: a thread each part (the kernels free the GIL)
+        block = slice(part.start, part.stop)
+        _add_change(rows, change_ptr, change_indices, change_data, damping / (1.0 - damping), scores[block],
+                    residual[block])
+        for column in part:  # in place: each hub's row is contiguous
+            _push_signed(p.start, p.end, p.indices, p.data, threshold, damping, scores[column],
+                         residual[column], candidates)
+
+    parts = _parts(len(hubs))
+    if len(parts) > 1:
+        with ThreadPoolExecutor(len(parts), thread_name_prefix="push-correction") as pool:
+            list(pool.map(correct, parts))
+    else:
+        correct(parts[0])
     absorbing = np.zeros(n, dtype=np.bool_)
     absorbing[hubs] = True
-    return PushGraph(transition, degree, hubs, absorbing, scores, residual,
+    return PushGraph(p, degree, hubs, absorbing, scores, residual,
                      hub_rows_owed(scores, residual, degree, hubs, reported))
