@@ -59,7 +59,8 @@ class PushGraph:
 
 
 def hub_rows(counts: np.ndarray) -> np.ndarray:
-    """Nodes with more than sqrt(entries) out-entries, most first, at most MAX_HUBS. Pushing one costs
+    """Nodes with more than sqrt(entries) out-entries, most first (a corrected form keeps the order of its
+    build), at most MAX_HUBS. Pushing one costs
     its degree every time it fills up; there can be at most sqrt(entries) of them, so their exact vectors
     cost a bounded number of columns (the 100k space: 15 Type nodes, each over 15k entries; the largest
     entity has 1,064)."""
