@@ -22,8 +22,8 @@ WITH collect(s) AS touched
 CALL () {
   // the bar promotion uses (memory/promote_and_activate): schemas at frequency 0 support nothing
   OPTIONAL MATCH (u:Schema)
-  WHERE $threshold IS NULL AND $percentile IS NOT NULL AND u.space = $space AND u.state IS NOT NULL
-    AND u.frequency > 0 AND NOT coalesce(u.declared, false)
+  WHERE $threshold IS NULL AND $percentile IS NOT NULL AND u.space = $space AND u.declared = false
+    AND u.frequency > 0
   RETURN CASE WHEN $threshold IS NOT NULL THEN $threshold
               WHEN $percentile IS NULL THEN 1
               ELSE coalesce(percentileDisc(u.frequency, $percentile), 0) + 1 END AS min_frequency
