@@ -275,7 +275,6 @@ def _extract_stream(writer: MemoryWriter, stream: _PassageStream, extractor: Ext
         while batch is not None:
             following = None
             if pending is not None:
-                writer.embed_passages(batch.passages)  # the model runs while spaCy parses on the other thread
                 outcomes = pending.result()
                 following = next_batch()
                 pending = ahead.submit(extractor.extract, following.inputs, guide) if following else None

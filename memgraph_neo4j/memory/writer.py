@@ -122,15 +122,6 @@ class MemoryWriter:
             self.lookup.vectors.advanced(version)
             self.fact_vectors.advanced(version)
 
-    def embed_passages(self, passages: list[PassageRow]) -> None:
-        """The embeddings of a batch's new passages, ahead of its write (the pipeline calls this while the
-        batch is extracted on its other thread: ~10 ms of a one-message write's model run beside spaCy's
-        parse). A passage embedded here is not embedded again by write_batch."""
-        todo = [p for p in passages if p.embedding is None]
-        if todo and self.embedder is not None:
-            _prepare(todo, _embed(self.embedder, [p.embedding_text for p in todo]))
-            self.embedding_counts.update(embedded=len(todo))
-
     def _embed_batch(self, facts: list[FactRow], passages: list[PassageRow], stored_entities: set[str]) -> None:
         """Embeddings for the batch's facts, schemas and new passages, in one embedding call (the embedder
         sorts them by length). A fact or schema the space already holds keeps the embedding it was created
@@ -155,13 +146,12 @@ class MemoryWriter:
         fact_vectors.update(copied)
         texts = {f.text: None for f in facts if f.id not in fact_vectors}  # a text once per call
         texts.update({text: None for sid, text in schema_texts.items() if sid not in held_schemas})
-        unembedded = [p for p in passages if p.embedding is None]  # embed_passages did the others
-        vectors = _embed(self.embedder, list(texts) + [p.embedding_text for p in unembedded])
+        vectors = _embed(self.embedder, list(texts) + [p.embedding_text for p in passages])
         embedded = dict(zip(texts, vectors))
         self.embedding_counts.update(facts=len({f.text for f in facts}), schemas=len(schema_texts),
                                      passages=len(passages), embedded=len(vectors),
                                      reused=len(fact_vectors) + len(held_schemas) + len(kept))
-        _prepare(unembedded, vectors[len(texts):])
+        _prepare(passages, vectors[len(texts):])
         for row in facts:
             row.embedding = fact_vectors[row.id] if row.id in fact_vectors else embedded[row.text]
             row.schema_embedding = held_schemas.get(row.schema_id) or embedded[schema_texts[row.schema_id]]

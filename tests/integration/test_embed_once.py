@@ -4,10 +4,8 @@ memory built by embedding everything again (the plain path), vector for vector."
 
 from __future__ import annotations
 
-import time
 import uuid
 
-import numpy as np
 import pytest
 from test_retrieval import drop_graphs
 
@@ -109,44 +107,3 @@ def test_a_restatement_in_a_long_lived_memory_reads_nothing_back(store, minilm, 
     assert all(not facts and not schemas for facts, schemas in asked), asked
     # the restated fact and its schema came without the model
     assert counts["reused"] - before.get("reused", 0) == 2
-
-
-class WaitsForPassages:
-    """An extractor that reads no guide (ingest extracts it on its other thread, as the offline one) and,
-    before extracting, waits until the embedder was asked for the passages it extracts: it finds them
-    asked only if ingest embeds a batch's passages while the batch is extracted."""
-
-    uses_guide = False
-
-    def __init__(self, inner, embedder: Recording) -> None:
-        self.inner, self.embedder, self.waited = inner, embedder, []
-
-    def extract(self, items, guide=None):
-        wanted = {f"{i.title}\n{i.text}" if i.title else i.text for i in items}
-        deadline = time.monotonic() + 10
-        while not wanted <= set(self.embedder.texts) and time.monotonic() < deadline:
-            time.sleep(0.01)
-        self.waited.append(wanted <= set(self.embedder.texts))
-        return self.inner.extract(items, guide)
-
-    def __getattr__(self, name):
-        return getattr(self.inner, name)
-
-
-def test_a_batch_s_passages_are_embedded_while_it_is_extracted_and_once(store, test_store, minilm, two_spaces):
-    """A one-message write spends ~10 ms of model time on its passage: it runs beside the parse (on the
-    extraction's thread) instead of after it. Each passage is embedded once, and its stored vector is the
-    one the passage gets embedded alone."""
-    space, _ = two_spaces
-    embedder = Recording(minilm)
-    with MemoryGraph(space=space, store=store, embedder=embedder, extractor="offline") as memory:
-        extractor = WaitsForPassages(memory.extractor, embedder)
-        memory.ingest(FIRST + LATER, extractor=extractor, batch_size=1, progress=False)
-    assert extractor.waited and all(extractor.waited), extractor.waited
-    passages = [r for r in test_store.read("text_vectors", space=space) if r["label"] == "Passage"]
-    texts = [f"{d.title}\n{d.text}" for d in FIRST + LATER]
-    assert len(passages) == len(texts)
-    assert all(embedder.texts.count(t) == 1 for t in texts), embedder.texts
-    alone = {t: minilm.embed_documents([t])[0] for t in texts}
-    for row in passages:
-        assert any(np.allclose(row["embedding"], v, atol=1e-6) for v in alone.values()), row["id"]
