@@ -81,10 +81,13 @@ class _CheckedOnce:
     """A SpaceVectors whose copy was checked (and read if needed) once, when this was made."""
 
     def __init__(self, vectors: SpaceVectors) -> None:
-        self._copy = vectors.current()
+        self._vectors, self._copy = vectors, vectors.current()
 
     def current(self):
         return self._copy
+
+    def index_served(self, seconds: float) -> None:
+        self._vectors.index_served(seconds)
 
 
 class Adjudicator:

@@ -10,6 +10,7 @@ copy answers what cypher/adjudication/similar_candidates answers, exactly: the f
 
 from __future__ import annotations
 
+import time
 from collections.abc import Sequence
 
 from memgraph_neo4j.memory.neighbours import SpaceVectors
@@ -19,8 +20,12 @@ from memgraph_neo4j.repository.conflicts import CANDIDATE_STATES, Candidate, Con
 def similar_candidates(repository: ConflictRepository, vectors: SpaceVectors | None, ids: Sequence[str],
                        similarity: float, limit: int) -> list[Candidate]:
     copy = vectors.current() if vectors is not None else None
-    if copy is None:  # no copy kept, or a space too large for one: the index
-        return repository.similar_candidates(ids, similarity, limit)
+    if copy is None:  # no copy kept, a space too large for one, or not built yet: the index
+        began = time.perf_counter()
+        found = repository.similar_candidates(ids, similarity, limit)
+        if vectors is not None:
+            vectors.index_served(time.perf_counter() - began)
+        return found
     near = copy.similar(ids, fetch=max(limit * 5, 100), min_cosine=similarity)  # the statement's fetch
     states = repository.fact_states({c for found in near.values() for c, _ in found})
     found = []

@@ -15,6 +15,7 @@ Adjudication's candidates by meaning use a copy of the fact vectors the same way
 
 from __future__ import annotations
 
+import time
 from collections.abc import Callable, Iterable, Sequence
 
 import numpy as np
@@ -22,6 +23,11 @@ import numpy as np
 from memgraph_neo4j.repository.entities import AliasHit, EntityRepository, EvidenceQuery, Neighbor, VectorQuery
 
 _BLOCK_FLOATS = 1 << 24  # scores held at once per block of queries (64 MB of float32)
+# What an inverted-file copy costs to build, per vector: a fresh process's first write at 100k passages
+# read and trained its two copies (1.9M entity and fact vectors) in 311-389 s, for a one-message write
+# that asks the server's index ~10 questions of 10-15 ms. Above the cap the index answers until its
+# answers have cost what the copy would (ski rental: never more than twice the cheaper of the two).
+BUILD_SECONDS_PER_VECTOR = 180e-6
 
 
 def _unit(matrix: np.ndarray) -> np.ndarray:
@@ -173,21 +179,37 @@ class SpaceVectors:
     must equal the copy's, else it is read again (a retraction or another writer changed the space). The
     count cost 40-85 ms per write on MuSiQue (17k facts, 18k entities), 0.5-1.5 s at 267k facts.
     Above `max_vectors` the copy becomes an IvfVectors (`approximate`), or None: then the caller asks the
-    server's index, from then on (an ingest only grows the space). `max_vectors` <= 0: no copy at all."""
+    server's index, from then on (an ingest only grows the space). `max_vectors` <= 0: no copy at all.
+    Before an IvfVectors is first built, None too: the index answers (its callers report the seconds it
+    took, `index_served`) until those answers have cost what building the copy would, at
+    `build_seconds_per_vector` (0: at once)."""
 
     def __init__(self, read: Callable[[], Iterable[tuple[list[str], list[str | None], list[list[float]]]]],
                  count: Callable[[], int], max_vectors: int, approximate: bool = True,
-                 version: Callable[[], int] | None = None) -> None:
+                 version: Callable[[], int] | None = None,
+                 build_seconds_per_vector: float = BUILD_SECONDS_PER_VECTOR) -> None:
         self._read, self._count, self.max_vectors, self.approximate = read, count, max_vectors, approximate
         self._version = version
         self._copy: EntityVectors | None = None
         self._at: int | None = None  # the memory version the copy is known to hold (None: not known)
         self._too_large = max_vectors <= 0
+        self.build_seconds_per_vector = build_seconds_per_vector
+        self._above: int | None = None  # vectors counted over the cap while no copy is built yet
+        self.index_seconds = 0.0  # what the server's index has answered in, while there was no copy
         self.loads = 0  # observable: tests assert when the copy is read again
         self.counts = 0  # ... and when it was checked by counting the space
 
+    def _renting(self, count: int | None) -> bool:
+        """Above the cap with no copy, and the index's answers have not yet cost what the copy would."""
+        return (count is not None and count > self.max_vectors and self._copy is None
+                and self.index_seconds < count * self.build_seconds_per_vector)
+
+    def index_served(self, seconds: float) -> None:
+        """The caller asked the server's index for what `current()` None left to it, in `seconds`."""
+        self.index_seconds += seconds
+
     def current(self) -> EntityVectors | None:
-        if self._too_large:
+        if self._too_large or self._renting(self._above):
             return None
         now = self._version() if self._version is not None else None
         if (now is not None and now == self._at and self._copy is not None
@@ -197,6 +219,9 @@ class SpaceVectors:
         self.counts += 1
         if count > self.max_vectors and not self.approximate:
             self._too_large, self._copy = True, None
+            return None
+        if self._renting(count):  # counted once: the space only grows past the cap meanwhile
+            self._above = count
             return None
         if self._copy is None or count != len(self._copy):
             self._copy = EntityVectors()
@@ -267,10 +292,11 @@ class ExactEntityLookup:
     through their Alias nodes as before, neighbours from the in-process copy of the space's vectors."""
 
     def __init__(self, repository: EntityRepository, max_vectors: int, approximate: bool = True,
-                 version: Callable[[], int] | None = None) -> None:
+                 version: Callable[[], int] | None = None,
+                 build_seconds_per_vector: float = BUILD_SECONDS_PER_VECTOR) -> None:
         self.repository = repository
         self.vectors = SpaceVectors(repository.entity_vector_pages, repository.entity_count, max_vectors, approximate,
-                                    version)
+                                    version, build_seconds_per_vector)
 
     def lookup_aliases(self, keys: list[str]) -> list[AliasHit]:
         return self.repository.lookup_aliases(keys)
@@ -284,5 +310,8 @@ class ExactEntityLookup:
     def entity_neighbors(self, rows: list[VectorQuery], fetch: int, min_cosine: float) -> list[Neighbor]:
         copy = self.vectors.current()
         if copy is None:
-            return self.repository.entity_neighbors(rows, fetch, min_cosine)
+            began = time.perf_counter()
+            found = self.repository.entity_neighbors(rows, fetch, min_cosine)
+            self.vectors.index_served(time.perf_counter() - began)
+            return found
         return copy.neighbors(rows, fetch, min_cosine)

@@ -13,7 +13,7 @@ from test_retrieval import drop_graphs
 from memgraph_neo4j.api import MemoryGraph
 from memgraph_neo4j.config import MemoryConfig
 from memgraph_neo4j.ingest.readers import Document
-from memgraph_neo4j.memory.neighbours import ExactEntityLookup
+from memgraph_neo4j.memory.neighbours import ExactEntityLookup, IvfVectors
 from memgraph_neo4j.repository.entities import EntityRepository, VectorQuery
 from memgraph_neo4j.repository.facts import FactRepository
 
@@ -30,6 +30,8 @@ def two_spaces(store):
 def build(store, space, minilm, documents, **config) -> MemoryGraph:
     memory = MemoryGraph(space=space, store=store, embedder=minilm, extractor="offline",
                          config=MemoryConfig(**config))
+    for vectors in (memory.writer.lookup.vectors, memory.writer.fact_vectors):
+        vectors.build_seconds_per_vector = 0  # over the cap: the copy at once, not after the index's answers
     memory.ingest(documents, batch_size=8, progress=False)  # several batches: later ones resolve against earlier
     return memory
 
@@ -72,8 +74,6 @@ def test_the_vector_reads_page_by_id_and_small_pages_read_what_one_page_reads(st
 
 def test_a_build_with_the_inverted_file_copy_is_the_exact_build_when_it_probes_every_cell(
         store, test_store, minilm, two_spaces):
-    from memgraph_neo4j.memory.neighbours import IvfVectors
-
     exact, ivf = two_spaces
     documents = corpus()
     # a cap of 40: the copies pass it in the second batch; a few cells of ~40 rows, all probed
@@ -86,7 +86,10 @@ def test_a_build_with_the_inverted_file_copy_is_the_exact_build_when_it_probes_e
     similar, other_similar = built.pop("similar"), other.pop("similar")
     assert built == other
     assert similar.keys() == other_similar.keys() and len(similar) > 20
-    assert [similar[k] for k in similar] == pytest.approx([other_similar[k] for k in similar], abs=1e-5)
+    # faiss's and numpy's float32 products differ by ~1e-6, and the weights come rounded to 5 decimals
+    # (test_isolation.graph): two such weights can round 1e-5 apart (0.860865 -> 0.86086 / 0.86087 on a
+    # machine whose BLAS sums in another order)
+    assert [similar[k] for k in similar] == pytest.approx([other_similar[k] for k in similar], abs=2e-5)
 
 
 def test_the_copy_finds_what_the_index_finds_and_follows_other_writers(store, minilm, two_spaces):
@@ -251,3 +254,33 @@ def test_after_its_own_retraction_the_writer_drops_the_deleted_entities_without_
         memory.retract([d.id for d in memory.documents()][:2])
         assert (sorted(entities.current().ids), sorted(facts.current().ids)) == stored()
         assert entities.loads == before[0][1] + 1  # read again: its deletions were not all known
+
+
+def test_a_fresh_writer_over_the_cap_writes_through_the_index_then_builds_its_copy(store, test_store, minilm,
+                                                                                   two_spaces):
+    """A fresh process above the cap does not read and train its copies for a one-message write (311-389 s
+    at 100k passages): the server's index answers, so the write is the one a writer that always asks the
+    index makes, node for node. Once the index's answers have cost what the copy would, the copy is built."""
+    renting, index = two_spaces
+    documents = corpus()
+    for space in two_spaces:
+        with build(store, space, minilm, documents[:16]):
+            pass
+    assert len(stored_ids(store, renting)[0]) > 30  # over the cap below
+    message = [Document(text="Neil Armstrong met Buzz Aldrin and Michael Collins in Houston in 1969.")]
+    with MemoryGraph(space=renting, store=store, embedder=minilm, extractor="offline",
+                     config=MemoryConfig(exact_neighbours_max=30)) as a, \
+            MemoryGraph(space=index, store=store, embedder=minilm, extractor="offline",
+                        config=MemoryConfig(exact_neighbours_max=0)) as b:
+        a.ingest(message, progress=False)
+        b.ingest(message, progress=False)
+        entities, facts = a.writer.lookup.vectors, a.writer.fact_vectors
+        assert entities.loads == 0 and facts.loads == 0 and entities.index_seconds > 0
+        built, other = graph(a, test_store), graph(b, test_store)
+        similar, other_similar = built.pop("similar"), other.pop("similar")
+        assert built == other
+        assert similar.keys() == other_similar.keys()
+        entities.index_served(len(stored_ids(store, renting)[0]) * entities.build_seconds_per_vector)
+        a.ingest(documents[16:18], progress=False)
+        assert entities.loads == 1 and isinstance(entities.current(), IvfVectors)
+        assert sorted(entities.current().ids) == stored_ids(store, renting)[0]

@@ -144,7 +144,7 @@ def test_the_inverted_file_copy_finds_near_duplicates_probing_few_cells():
 
 def test_a_space_over_the_limit_gets_the_inverted_file_copy_and_keeps_it():
     repo = CountingRepository([(f"e{i}", "T", [1.0, float(i)]) for i in range(3)])
-    lookup = ExactEntityLookup(repo, max_vectors=2)
+    lookup = ExactEntityLookup(repo, max_vectors=2, build_seconds_per_vector=0)  # built at once
     query = [VectorQuery("key:x", [1.0, 2.0])]
     assert [n.neighbor for n in lookup.entity_neighbors(query, 1, 0.5)] == ["e2"]
     assert isinstance(lookup.vectors.current(), IvfVectors) and lookup.vectors.loads == 1
@@ -152,3 +152,22 @@ def test_a_space_over_the_limit_gets_the_inverted_file_copy_and_keeps_it():
     lookup.vectors.written(["e9"], ["T"], [[1.0, 2.1]])
     assert [n.neighbor for n in lookup.entity_neighbors(query, 2, 0.5)] == ["e2", "e9"]
     assert "index" not in repo.reads and lookup.vectors.loads == 1
+
+
+def test_over_the_limit_the_index_answers_until_it_has_cost_what_the_copy_would():
+    """A fresh writer above the cap: no copy is read and trained for its first questions (311-389 s at
+    100k passages, for a one-message write); the index answers, counted once, and its seconds add up. Once
+    they reach the copy's estimated cost (vectors x seconds per vector), the copy is built and kept."""
+    repo = CountingRepository([(f"e{i}", "T", [1.0, float(i)]) for i in range(3)])
+    lookup = ExactEntityLookup(repo, max_vectors=2, build_seconds_per_vector=1.0)  # a copy of 3: "3 s"
+    query = [VectorQuery("key:x", [1.0, 2.0])]
+    for _ in range(3):
+        assert lookup.entity_neighbors(query, 1, 0.5) == []  # the repository's index finds nothing here
+    assert repo.reads == ["count", "index", "index", "index"] and lookup.vectors.loads == 0
+    assert 0 < lookup.vectors.index_seconds < 3.0
+    lookup.vectors.index_served(3.0)  # the index has now cost more than the copy would
+    assert [n.neighbor for n in lookup.entity_neighbors(query, 1, 0.5)] == ["e2"]
+    assert isinstance(lookup.vectors.current(), IvfVectors) and lookup.vectors.loads == 1
+    assert repo.reads[4:] == ["count", "vectors", "count"]  # no version known here: each use counts
+    lookup.vectors.invalidate()  # another writer: read again at once, the index has been paid for
+    assert [n.neighbor for n in lookup.entity_neighbors(query, 1, 0.5)] == ["e2"] and lookup.vectors.loads == 2
