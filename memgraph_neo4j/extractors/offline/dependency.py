@@ -27,9 +27,11 @@ from memgraph_neo4j.extractors.offline.arguments import COPULAS, NEAR, SUBJ, Arg
 from memgraph_neo4j.extractors.offline.ner import Mention
 from memgraph_neo4j.extractors.offline.nominals import work_year
 from memgraph_neo4j.extractors.offline.patterns import NP_OF_SKIP, PLACE_NOUNS
+from memgraph_neo4j.extractors.offline.relatives import relative_facts
 from memgraph_neo4j.extractors.offline.verbs import (
     AWARD_WORDS,
     DATE_RELATIONS,
+    INSTITUTIONS,
     NOUN_BY,
     NOUN_OF,
     PHRASES,
@@ -103,10 +105,14 @@ class DependencyRelations:
             elif tok.dep_ == "appos" and tok.pos_ == "NOUN" and tok.head.dep_ != "attr":  # "He is an M.P., a man"
                 heads = [m for m in args.resolve(tok.head) if m.kind == "name"]
                 out += self._nominal(tok, heads, args) + self._class(tok, heads, args)
+            elif tok.dep_ == "appos" and tok.pos_ == "PROPN" and tok.i not in args.of and self._role(tok):
+                out += self._nominal(tok, [m for m in args.resolve(tok.head) if m.kind == "name"], args)
             elif tok.dep_ == "prep" and tok.lower_ in ("in", "at", "of"):  # "the X Region of the Y Territories"
                 out += self._place_in_place(tok, args)
             if tok.pos_ == "NOUN" and self._work_types:
                 out += [self._fact(h, r, t, None) for h, r, t in work_year(tok, args, self._work_types)]
+            if tok.pos_ == "NOUN":  # "X's brother Y", "X and wife Y"
+                out += [self._fact(h, r, t, None) for h, r, t in relative_facts(tok, args) if self._typed(r, h, t)]
         return out
 
     # -- verbs ---------------------------------------------------------------------------------
@@ -325,7 +331,10 @@ class DependencyRelations:
                 if rel is None:
                     continue
                 relation, reverse = rel
-                for tail in self._noun_objects(pobj, args, relation == "located_in"):
+                tails = self._noun_objects(pobj, args, relation == "located_in")
+                if relation == "located_in" and noun.lemma_.lower() not in PLACE_NOUNS:  # "a school in Y": Y a place
+                    tails = [t for t in tails if t.target.label == "Place"]
+                for tail in tails:
                     out += [self._fact(tail, relation, h, None) if reverse else self._fact(h, relation, tail, None)
                             for h in heads]
         return out
@@ -354,11 +363,15 @@ class DependencyRelations:
             if lemma in NP_OF_SKIP or not article or not lemma.isalpha():
                 return None
             return relation_key(f"{lemma} of"), False
-        if prep in ("in", "on", "within", "near") and lemma in PLACE_NOUNS:
+        if prep in ("in", "on", "within", "near") and (lemma in PLACE_NOUNS or lemma in INSTITUTIONS):
             return "located_in", False
         if prep == "by" and lemma in NOUN_BY:
             return NOUN_BY[lemma], False
         return None
+
+    def _role(self, tok: Any) -> bool:
+        """A capitalised role noun of the ontology's relations ("Governor of", "President of")."""
+        return normalize_relation(f"{tok.lower_} of", self.ontology) in self._relations - {"located_in", "part_of"}
 
     def _place_in_place(self, prep: Any, args: Arguments) -> list[DepFact]:
         """'Springfield in Illinois': a preposition right between two places."""

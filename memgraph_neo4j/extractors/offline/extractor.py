@@ -20,6 +20,7 @@ from memgraph_neo4j.contracts import (
     Usage,
 )
 from memgraph_neo4j.embeddings.base import Embedder
+from memgraph_neo4j.extractors.offline.aliases import bracket_aliases, nicknames
 from memgraph_neo4j.extractors.offline.dependency import DependencyRelations
 from memgraph_neo4j.extractors.offline.names import abbreviations, repair_spans, title_mentions, trim_name
 from memgraph_neo4j.extractors.offline.ner import (
@@ -66,6 +67,7 @@ class _Chunk:
     scopes: list[int] = field(default_factory=lambda: [0])  # where each section starts (scope_starts)
     topics: list[Mention | None] = field(default_factory=list)  # each scope's first named entity
     doc: Any = None  # the spaCy parse, when spaCy is used
+    aliases: list[tuple[Mention, Mention]] = field(default_factory=list)  # (person, full name): aliases.nicknames
 
 
 @dataclass
@@ -163,6 +165,8 @@ class OfflineExtractor:
             for a, b in abbreviations(text, sent, sent):  # "Name (ABBR)"
                 sent[:] = sorted({id(m): m for m in (*sent, b)}.values(), key=lambda m: m.start)
                 self._add(d, a, "also_known_as", b)
+            for a, b in bracket_aliases(text, sent):  # "Name (German: Alias)"
+                self._add(d, a, "also_known_as", b)
             ments = [m for m in sent if m.kind != "class"]
             for i, a in enumerate(ments):
                 if a.kind != "name" or not is_subject(text, start, a, ments):
@@ -180,6 +184,8 @@ class OfflineExtractor:
             for m in sent:
                 if m.ref is None and m.key:
                     d.entities.setdefault(m.key, m)
+        for person, alias in d.chunk.aliases:  # a person named by a nickname: the full name is an alias
+            self._add(d, person, "also_known_as", d.entities.setdefault(alias.key, alias))
         # rule / NER label > singleton domain or range of a matched relation > embedder > fallback
         d.types = {k: m.label or self._rule_type(m.text) or d.hints.get(k) for k, m in d.entities.items()}
         return d
@@ -366,6 +372,7 @@ class OfflineExtractor:
             # an entity swallowed by a widened neighbour ("Dallas" in "Dallas Texans") is not a mention of its own
             found = [m for m in found if not any(o is not m and o.start <= m.start and m.end <= o.end for o in found)]
             found = title_mentions(text, title, repair_spans(text, found))
+            found, chunk.aliases = nicknames(text, found)
             ments = numeric_mentions(text, found)
             ments = discourse_free(ments, doc, self._nlp)  # a chat turn's "Congrats", "Wow", "100%" are no entities
         else:

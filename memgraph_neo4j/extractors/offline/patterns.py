@@ -39,6 +39,9 @@ _DIR = (
     r"south-?eastern|south-?western|northeast|northwest|southeast|southwest|upper|lower|rural|downtown)\s+)?"
 )
 _ON_DATE = r"(?:\s+(?:on|in)\s+<date>\s*,?)?"
+# a life span's places: "(2 March 1801, Bristol \u2013 19 May 1870, Bath)"
+_AT_PLACE = r"(?:\s*,\s*<ent>)?"
+_LIFE_PLACE = re.compile(r"(?:\s*,\s*[A-Z][\w'\u2019. -]{0,40}?)?\s*[-\u2013\u2014]")
 _AWARD_WORDS = re.compile(r"\b(?:award|awards|prize|medal|trophy|cross|oscar|emmy|grammy|tony|golden globe|bafta)\b",
                           re.IGNORECASE)
 PLACE_NOUNS = frozenset(
@@ -68,9 +71,13 @@ RULES: tuple[Rule, ...] = (
     _r(_PRE_NP + r"born\s+(?:on\s+)?", None, "birth_date"),
     _r(_PRE + r"born\s+", "also_known_as"),  # "Margaret Sanger, born Margaret Louise Higgins"
     # X (4 August 1961 – ...; "James Alexander Richey CIE (8 March 1874 – ...": post-nominals between
-    _r(r"(?:" + POSTNOMINALS + r")?\s*\(\s*", None, "birth_date", after=re.compile(r"\s*[-\u2013\u2014]")),
-    _r(r"(?:" + POSTNOMINALS + r")?\s*\(\s*(?:born\s+|b\.\s*)?<date>\s*[-\u2013\u2014]\s*(?:died\s+|d\.\s*)?", None,
-       "date_of_death"),
+    _r(r"(?:" + POSTNOMINALS + r")?\s*\(\s*", None, "birth_date", after=_LIFE_PLACE),
+    _r(r"(?:" + POSTNOMINALS + r")?\s*\(\s*(?:born\s+|b\.\s*)?<date>" + _AT_PLACE
+       + r"\s*[-\u2013\u2014]\s*(?:died\s+|d\.\s*)?", None, "date_of_death"),
+    _r(r"(?:" + POSTNOMINALS + r")?\s*\(\s*(?:born\s+|b\.\s*)?<date>\s*,\s*", "born_in", tail_kind="name",
+       after=re.compile(r"\s*[-\u2013\u2014]")),
+    _r(r"(?:" + POSTNOMINALS + r")?\s*\(\s*(?:born\s+|b\.\s*)?<date>" + _AT_PLACE + r"\s*[-\u2013\u2014]\s*"
+       r"(?:died\s+|d\.\s*)?<date>\s*,\s*", "died_in", tail_kind="name", after=re.compile(r"\s*\)")),
     _r(_PRE + r"died" + _ON_DATE + r"\s*(?:(?:on|in|at)\s+)?" + _THE + _DIR, "died_in", "date_of_death"),
     _r(_PRE + _THE + r"(?:(?:former|current|national|federal|state|provincial|historic|administrative|"
        r"regional|royal|ancient|de\s+facto)\s+)?capital(?:\s+city)?\s+of\s+" + _THE, "capital_of"),

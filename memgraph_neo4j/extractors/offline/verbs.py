@@ -13,7 +13,8 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-__all__ = ["AWARD_WORDS", "DATE_RELATIONS", "NOUN_BY", "NOUN_OF", "PHRASES", "SKIP_LEMMAS", "WORK_GENRES", "Mapped"]
+__all__ = ["AWARD_WORDS", "DATE_RELATIONS", "INSTITUTIONS", "NOUN_BY", "NOUN_OF", "PHRASES", "SKIP_LEMMAS",
+           "WORK_GENRES", "Mapped"]
 
 
 @dataclass(frozen=True)
@@ -99,7 +100,14 @@ NOUN_OF: dict[str, tuple[str, bool]] = {
     **dict.fromkeys("owner".split(), ("owned_by", True)),
     **dict.fromkeys("part section subdivision component".split(), ("part_of", False)),
     **dict.fromkeys("tributary".split(), ("tributary_of", False)),
+    **dict.fromkeys("seat".split(), ("capital_of", False)),  # "the county seat of Y"
 }
+
+# buildings and institutions: "a school in Y" locates it in Y when Y is a place
+INSTITUTIONS = frozenset("school college university academy seminary hospital library hotel restaurant prison "
+                         "monastery abbey temple mosque synagogue theatre theater cinema cemetery zoo mall farm "
+                         "mine dam lighthouse palace fort fortress manor mansion house arena venue hall studio "
+                         "factory observatory shrine chapel basilica club".split())
 
 # genre nouns of works the ontology's type synonyms may not list ("a 2006 romantic tragic-comedy")
 WORK_GENRES = frozenset("film movie biopic documentary comedy drama thriller western musical series miniseries "
