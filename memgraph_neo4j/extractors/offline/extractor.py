@@ -122,6 +122,7 @@ class OfflineExtractor:
         self._fallback = "Thing" if "Thing" in self._types else ontology.entity_types[0].name
         self._place = normalize_type("Place", ontology)
         self._group = normalize_type("Group", ontology)
+        self._person = normalize_type("Person", ontology)
 
     # -- Extractor protocol --------------------------------------------------------------------
 
@@ -385,7 +386,8 @@ class OfflineExtractor:
             head = text[s:e].lstrip()
             ps = s + len(text[s:e]) - len(head)
             topic = chunk.topics[self._scope(chunk, ps)]  # he/she: its own section's topic, else nothing
-            if n and topic is not None and topic.start < s and (p := PRONOUN_SUBJECT.match(head)):
+            if n and topic is not None and topic.start < s and topic.label in (None, self._person) and \
+                    (p := PRONOUN_SUBJECT.match(head)):  # he/she: a person's (or untyped), never a place's
                 sent.insert(0, Mention(ps, ps + p.end(), p[0], "name", ref=topic))
             chunk.sentences.append(sent)
             chunk.starts.append(s)
