@@ -3,8 +3,7 @@
 A token inside a mention is that mention; a relative pronoun is its antecedent ("X, who ...");
 he/she/it as a subject, and "the <class noun>" ("The river flows ..."), are the topic of their scope
 (the chunk, or its section when headings divide it: never across a heading) when that topic is the
-subject of the scope's first sentence; else he/she is the previous sentence's one named person when
-nothing else could be meant (coreference.py; unresolved, they stand for nothing: no fact); a class noun in
+subject of the scope's first sentence (unresolved, they stand for nothing: no fact); a class noun in
 "X is a film directed by Y" is X;
 a proper-noun phrase the NER missed ("Battle of Britain") becomes a new mention, a span of the text.
 """
@@ -15,7 +14,6 @@ from bisect import bisect_right
 from collections.abc import Callable, Sequence
 from typing import Any
 
-from memgraph_neo4j.extractors.offline.coreference import Antecedents
 from memgraph_neo4j.extractors.offline.ner import Mention
 from memgraph_neo4j.extractors.offline.verbs import WORK_GENRES
 
@@ -52,7 +50,6 @@ class Arguments:
         self._class_types()
         self.topics = [self._leads(i, t) if t is not None else None for i, t in enumerate(topics)]
         self.new: dict[tuple[int, int], Mention] = {}
-        self.antecedents = Antecedents(doc, self.of, self.scope)  # he/she the topic rule leaves open
 
     def scope(self, offset: int) -> int:
         return max(bisect_right(self.scopes, offset) - 1, 0)
@@ -132,14 +129,11 @@ class Arguments:
 
     def _pronoun(self, tok: Any) -> list[Mention]:
         topic, low = self.topic(tok), tok.lower_
-        if tok.dep_ not in SUBJ:
+        if topic is None or tok.dep_ not in SUBJ:
             return []
-        person = topic is not None and topic.label == "Person"
-        if topic is not None and ((low in ("he", "she") and person) or
-                                  (low == "it" and not person and topic.label is not None)):
+        person = topic.label == "Person"
+        if (low in ("he", "she") and person) or (low == "it" and not person and topic.label is not None):
             return [Mention(tok.idx, tok.idx + len(tok), tok.text, "name", ref=topic)]
-        if (ante := self.antecedents.resolve(tok)) is not None:  # the previous sentence's person
-            return [Mention(tok.idx, tok.idx + len(tok), tok.text, "name", ref=ante)]
         return []
 
     def _proper(self, tok: Any) -> list[Mention]:

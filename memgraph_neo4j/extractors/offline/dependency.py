@@ -24,7 +24,6 @@ from dataclasses import dataclass
 from typing import Any
 
 from memgraph_neo4j.extractors.offline.arguments import COPULAS, NEAR, SUBJ, Arguments
-from memgraph_neo4j.extractors.offline.kinship import kin_facts
 from memgraph_neo4j.extractors.offline.ner import Mention
 from memgraph_neo4j.extractors.offline.nominals import work_year
 from memgraph_neo4j.extractors.offline.patterns import NP_OF_SKIP, PLACE_NOUNS
@@ -114,8 +113,6 @@ class DependencyRelations:
                 out += [self._fact(h, r, t, None) for h, r, t in work_year(tok, args, self._work_types)]
             if tok.pos_ == "NOUN":  # "X's brother Y", "X and wife Y"
                 out += [self._fact(h, r, t, None) for h, r, t in relative_facts(tok, args) if self._typed(r, h, t)]
-            if tok.pos_ == "NOUN" and tok.dep_ != "ROOT":  # "his wife, Mary Cole"
-                out += [self._fact(h, r, t, None) for h, r, t in kin_facts(tok, args) if r in self._relations]
         return out
 
     # -- verbs ---------------------------------------------------------------------------------

@@ -124,7 +124,6 @@ class OfflineExtractor:
         self._fallback = "Thing" if "Thing" in self._types else ontology.entity_types[0].name
         self._place = normalize_type("Place", ontology)
         self._group = normalize_type("Group", ontology)
-        self._person = normalize_type("Person", ontology)
 
     # -- Extractor protocol --------------------------------------------------------------------
 
@@ -150,12 +149,14 @@ class OfflineExtractor:
         return Usage()
 
     def extract_text(self, text: str, scopes: Sequence[int] = ()) -> Extraction:
-        return self._finish(draft := self._draft(text, self._parse([text])[0], scopes), self._assign([draft]))
+        draft = self._draft(text, self._parse([text])[0], scopes)
+        return self._finish(draft, self._assign([draft]))
 
     def _parse(self, texts: list[str]) -> list[Any]:
         """One nlp.pipe over the batch (one process: the machine's other core runs the embedder)."""
-        return [None] * len(texts) if self._nlp is None else list(self._nlp.pipe(texts, batch_size=SPACY_BATCH,
-                                                                                  n_process=1))
+        if self._nlp is None:
+            return [None] * len(texts)
+        return list(self._nlp.pipe(texts, batch_size=SPACY_BATCH, n_process=1))
 
     def _draft(self, text: str, doc: Any = None, scopes: Sequence[int] = (), title: str | None = None) -> _Draft:
         """Mentions, pattern and dependency facts, and the types known without the embedder."""
@@ -164,7 +165,7 @@ class OfflineExtractor:
             for a, b in abbreviations(text, sent, sent):  # "Name (ABBR)"
                 sent[:] = sorted({id(m): m for m in (*sent, b)}.values(), key=lambda m: m.start)
                 self._add(d, a, "also_known_as", b)
-            for a, b in bracket_aliases(text, sent):  # "Name (German: Alias)"; a nickname's full name (below)
+            for a, b in bracket_aliases(text, sent):  # "Name (German: Alias)"
                 self._add(d, a, "also_known_as", b)
             ments = [m for m in sent if m.kind != "class"]
             for i, a in enumerate(ments):
@@ -183,7 +184,7 @@ class OfflineExtractor:
             for m in sent:
                 if m.ref is None and m.key:
                     d.entities.setdefault(m.key, m)
-        for person, alias in d.chunk.aliases:
+        for person, alias in d.chunk.aliases:  # a person named by a nickname: the full name is an alias
             self._add(d, person, "also_known_as", d.entities.setdefault(alias.key, alias))
         # rule / NER label > singleton domain or range of a matched relation > embedder > fallback
         d.types = {k: m.label or self._rule_type(m.text) or d.hints.get(k) for k, m in d.entities.items()}
@@ -388,10 +389,10 @@ class OfflineExtractor:
                 chunk.topics[n] = m
         for n, (s, e) in enumerate(sents):
             sent = [m for m in ments if s <= m.start < e]
-            ps = s + len(text[s:e]) - len(head := text[s:e].lstrip())
+            head = text[s:e].lstrip()
+            ps = s + len(text[s:e]) - len(head)
             topic = chunk.topics[self._scope(chunk, ps)]  # he/she: its own section's topic, else nothing
-            if n and topic is not None and topic.start < s and topic.label in (None, self._person) and \
-                    (p := PRONOUN_SUBJECT.match(head)):  # he/she: a person's (or untyped), never a place's
+            if n and topic is not None and topic.start < s and (p := PRONOUN_SUBJECT.match(head)):
                 sent.insert(0, Mention(ps, ps + p.end(), p[0], "name", ref=topic))
             chunk.sentences.append(sent)
             chunk.starts.append(s)
