@@ -149,8 +149,7 @@ class OfflineExtractor:
         return Usage()
 
     def extract_text(self, text: str, scopes: Sequence[int] = ()) -> Extraction:
-        draft = self._draft(text, self._parse([text])[0], scopes)
-        return self._finish(draft, self._assign([draft]))
+        return self._finish(draft := self._draft(text, self._parse([text])[0], scopes), self._assign([draft]))
 
     def _parse(self, texts: list[str]) -> list[Any]:
         """One nlp.pipe over the batch (one process: the machine's other core runs the embedder)."""
@@ -389,8 +388,7 @@ class OfflineExtractor:
                 chunk.topics[n] = m
         for n, (s, e) in enumerate(sents):
             sent = [m for m in ments if s <= m.start < e]
-            head = text[s:e].lstrip()
-            ps = s + len(text[s:e]) - len(head)
+            ps = s + len(text[s:e]) - len(head := text[s:e].lstrip())
             topic = chunk.topics[self._scope(chunk, ps)]  # he/she: its own section's topic, else nothing
             if n and topic is not None and topic.start < s and (p := PRONOUN_SUBJECT.match(head)):
                 sent.insert(0, Mention(ps, ps + p.end(), p[0], "name", ref=topic))
