@@ -204,6 +204,10 @@ class SpaceVectors:
         return (count is not None and count > self.max_vectors and self._copy is None
                 and self.index_seconds < count * self.build_seconds_per_vector)
 
+    def space_count(self) -> int:
+        """The space's vectors of this kind now (one count query; the cap is compared with it)."""
+        return self._count()
+
     def index_served(self, seconds: float) -> None:
         """The caller asked the server's index for what `current()` None left to it, in `seconds`."""
         self.index_seconds += seconds
