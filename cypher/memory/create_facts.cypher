@@ -17,4 +17,4 @@ CREATE (f)-[:INSTANCE_OF]->(s), (f)-[:SUBJECT]->(h), (f)-[:OBJECT]->(t)
 WITH f, row
 UNWIND row.passage_ids AS passage_id
 MATCH (p:Passage {space: $space, id: passage_id})
-CREATE (f)-[:EVIDENCED_BY]->(p)
+CREATE (f)-[:EVIDENCED_BY {created: $stamp}]->(p)  // the batch that added it: promote_frequency_delta

@@ -9,7 +9,7 @@ ON CREATE SET f.head = row.head, f.relation = row.relation, f.tail = row.tail, f
               f.relation_raw = row.relation_raw, f.text = row.text, f.state = row.state, f.embedding = row.embedding,
               f.extractor = row.extractor, f.model = row.model, f.prompt_version = row.prompt_version,
               f.ontology_version = row.ontology_version, f.created_at = datetime(), f.created = $stamp
-// evidenced again after a retraction
+// evidenced again after a retraction (a retracted fact has no evidence left: retract_facts)
 ON MATCH SET f.state = CASE WHEN f.state = $retracted THEN row.state ELSE f.state END
 // new support for its schema: the next promotion recounts it (kill-safe marker)
 SET f:Unpromoted, f.changed = coalesce($stamp, f.changed),
@@ -24,4 +24,6 @@ SET f:Unpromoted, f.changed = coalesce($stamp, f.changed),
 MERGE (f)-[:INSTANCE_OF]->(s)
 MERGE (f)-[:SUBJECT]->(h)
 MERGE (f)-[:OBJECT]->(t)
-MERGE (f)-[:EVIDENCED_BY]->(p)
+// created: the batch that added this evidence (promote_frequency_delta counts only new support)
+MERGE (f)-[e:EVIDENCED_BY]->(p)
+ON CREATE SET e.created = $stamp

@@ -195,6 +195,8 @@ class MemoryWriter:
             # promoting: a new version, first, stamped on what the batch touches (repository/batch.py)
             batch = WriteBatch(self.store, self.space, stamped=promote)
             created = new_ids if fast else set()
+            if promote:
+                self.facts.add_recount_of_earlier(batch)
             self.passages.add_passages(batch, passages, list(documents))
             self.facts.add_types(batch, {e.type for e in entities.values()}
                                  | {t for f in rows.facts for t in (f.head_type, f.tail_type)})
@@ -238,6 +240,7 @@ class MemoryWriter:
         """Stage II for the facts written without it (a killed run's), as one stamped transaction: the
         copies of retrieval follow it through the change feed instead of reading the space again."""
         batch = WriteBatch(self.store, self.space, stamped=True)
+        self.facts.add_recount_of_earlier(batch)
         index = self.facts.add_promotion(batch, *promotion_bar(self.ontology), open_world=self.ontology.mode == "open")
         results = batch.commit()
         self.lookup.vectors.advanced(batch.version)  # states changed, no vector: the copies hold it all

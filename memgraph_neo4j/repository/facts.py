@@ -171,11 +171,20 @@ class FactRepository(Repository):
         batch.add_rows("memory/write_evidence_keys", evidence)
         batch.add_rows("memory/write_mention_keys", mentions)
 
+    def add_recount_of_earlier(self, batch: WriteBatch) -> None:
+        """The first statement of a batch that promotes, before its writes: the schemas of facts an earlier
+        transaction left Unpromoted recounted whole, so that add_promotion's delta starts from exact counts."""
+        if batch.stamp is not None:
+            batch.add("memory/promote_frequency_stale", supporting=supporting())
+
     def add_promotion(self, batch: WriteBatch, threshold: int | None, percentile: float | None,
                       open_world: bool) -> int:
         """Stage II at the end of the batch's transaction (it sees the batch's facts); returns the index of
         the promote_and_activate result ({promoted, activated})."""
-        batch.add("memory/promote_frequency_of", supporting=supporting())
+        if batch.stamp is None:  # no stamp tells this batch's writes apart: the touched schemas recounted whole
+            batch.add("memory/promote_frequency_of", supporting=supporting())
+        else:  # O(what the batch wrote), not O(the schemas' facts): needs add_recount_of_earlier first
+            batch.add("memory/promote_frequency_delta", supporting=supporting())
         return batch.add("memory/promote_and_activate", **promotion_params(threshold, percentile, open_world))
 
     # ----- promotion ---------------------------------------------------------------------------

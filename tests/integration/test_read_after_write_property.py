@@ -10,7 +10,7 @@ and the fresh one builds. After
 every step the long-lived context is compared with a fresh one at the same memory version: the PPR graph
 edge for edge and with the GDS projection, seed statistics, BM25 postings and statistics, titles, layer
 vectors, and the results of every method (same ranking, scores within 1e-6) — test_read_after_write's
-`assert_same_copies`.
+`assert_same_copies` — and every schema's frequency with a full recount.
 
 MEMGRAPH_RAW_EXAMPLES sequences (6 in CI) of at most MEMGRAPH_RAW_STEPS steps (5).
 """
@@ -41,6 +41,7 @@ from test_retrieval import Session
 
 from memgraph_neo4j.adjudication import ConflictError
 from memgraph_neo4j.config import RetrievalConfig
+from memgraph_neo4j.contracts import supporting
 
 EXAMPLES = int(os.environ.get("MEMGRAPH_RAW_EXAMPLES", "6"))
 STEPS = int(os.environ.get("MEMGRAPH_RAW_STEPS", "5"))
@@ -80,6 +81,9 @@ class Interleavings(RuleBasedStateMachine):
             assert_same_copies(self.session, fresh, self.test_store)
         finally:
             fresh.context.close()
+        # the schemas' frequencies, kept from each batch's delta (promote_frequency_delta), equal a recount
+        rows = self.test_store.read("schema_frequency_recount", space=self.space, supporting=supporting())
+        assert [r["frequency"] for r in rows] == [r["recount"] for r in rows], rows
 
     # each pair plants a conflict (test_chaos)
     @initialize(pair=st.sampled_from([(0, 1), (2, 3), (4, 5)]), push=st.booleans())
