@@ -145,10 +145,11 @@ class MemoryGraph:
             dimension = getattr(self.embedder, "dimension", self.settings.embedding_dimension)
             # one read, not ~20 statements, when nothing is missing; it checks the vector indexes' dimension too
             if not schema_current(self.store, dimension):
-                from memgraph_neo4j.memory.title_keys import backfill_title_keys
+                from memgraph_neo4j.memory import alias_keys, title_keys
 
                 self.store.init_schema(dimension)
-                backfill_title_keys(self.store)  # a database made before the title key index: once
+                title_keys.backfill_title_keys(self.store)  # a database made before the title key index: once
+                alias_keys.fold_alias_keys(self.store)  # one made before Entity.key: own names off Alias nodes
             self._schema_ready = True
 
     def ingest(self, sources, extractor: Extractor | None = None, batch_size: int = 64, guided: bool = True,

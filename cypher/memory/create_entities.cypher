@@ -1,10 +1,11 @@
-// Entities this batch knows to be new (no Alias of any of their names is stored, so their content-hash
-// ids cannot exist yet): CREATE, not MERGE, with their Type link and one Alias node per normalised name.
+// Entities this batch knows to be new (none of their names is stored, so their content-hash ids cannot
+// exist yet): CREATE, not MERGE, with their Type link, their own name as `key` (the normalised name
+// their id is the hash of; schema/16_entity_name_key) and one Alias node per other normalised name.
 // The uniqueness constraints still guard them: a concurrent writer that created one first makes the
 // transaction fail, and the batch is written again with MERGE (write_entities).
 UNWIND $rows AS row
 MATCH (t:Type {space: $space, id: row.type})  // written by write_types first
-CREATE (e:Entity {space: $space, id: row.id, name: row.name, type: row.type, aliases: row.aliases,
+CREATE (e:Entity {space: $space, id: row.id, key: row.key, name: row.name, type: row.type, aliases: row.aliases,
                   aliases_text: reduce(s = '', a IN row.aliases | s + ' | ' + a),
                   created_at: datetime(), embedding: row.embedding, changed: $stamp})  // repository/batch.py
 CREATE (e)-[:HAS_TYPE]->(t)

@@ -27,5 +27,6 @@ OPTIONAL CALL (e, row) {
 }
 RETURN row.key AS key, row.entity_id AS entity_id,
        CASE WHEN same_document THEN 'same document'
-            WHEN titled OR EXISTS { (e)<-[:ALIAS_OF]-(a:Alias) WHERE a.id IN row.titles } THEN 'title'
+            WHEN titled OR e.key IN row.titles
+                 OR EXISTS { (e)<-[:ALIAS_OF]-(a:Alias) WHERE a.id IN row.titles } THEN 'title'
             WHEN shared_neighbour THEN 'shared neighbour' END AS evidence

@@ -1,9 +1,10 @@
-// Entities with their aliases and type (the Type written by write_types first); Alias nodes make
-// name lookups an index seek.
+// Entities with their aliases and type (the Type written by write_types first): the entity's own name is
+// its `key`, set when it is created (schema/16_entity_name_key); Alias nodes make its other names' lookups
+// an index seek.
 UNWIND $rows AS row
 MERGE (e:Entity {space: $space, id: row.id})
 ON CREATE SET e.name = row.name, e.type = row.type, e.aliases = [], e.created_at = datetime(),
-              e.embedding = row.embedding
+              e.embedding = row.embedding, e.key = row.key
 WITH e, row, [a IN row.aliases WHERE NOT a IN e.aliases] AS fresh
 SET e.aliases = e.aliases + fresh,
     e.aliases_text = reduce(s = '', a IN e.aliases + fresh | s + ' | ' + a),

@@ -1,6 +1,6 @@
 // What a query reads of the memory before its vector is ready, in one round trip: the memory's write
 // version and this space's PPR projections (names starting with $prefix), as in memory_layers, and the
-// question's names (alias keys $entity_keys -> entity ids, title keys $title_keys
+// question's names (name keys $entity_keys -> entity ids, title keys $title_keys
 // -> passage ids; `keyed`: every titled passage has its title_key, else no title is sought). Two reads
 // before (the version check, then the names) cost a long-lived MuSiQue search two round trips after the
 // embedding; this one runs while the question is embedded.
@@ -14,8 +14,14 @@ CALL () {
 }
 CALL () {
   UNWIND $entity_keys AS key
-  MATCH (:Alias {space: $space, id: key})-[:ALIAS_OF]->(e:Entity {space: $space})
-  WITH key, collect(DISTINCT e.id) AS entity_ids
+  CALL (key) {  // an entity's own name is its key, its other names Alias nodes (memory/lookup_aliases)
+    MATCH (e:Entity {space: $space, key: key})
+    RETURN e.id AS id
+    UNION
+    MATCH (:Alias {space: $space, id: key})-[:ALIAS_OF]->(e:Entity {space: $space})
+    RETURN e.id AS id
+  }
+  WITH key, collect(DISTINCT id) AS entity_ids
   RETURN collect([key, entity_ids]) AS entities
 }
 CALL (keyed) {

@@ -22,6 +22,7 @@ def init() -> None:
     """Create constraints, vector and fulltext indexes (idempotent)."""
     from memgraph_neo4j.cli.output import error
     from memgraph_neo4j.config import Settings
+    from memgraph_neo4j.memory.alias_keys import fold_alias_keys
     from memgraph_neo4j.memory.title_keys import backfill_title_keys
     from memgraph_neo4j.server.connection import open_store
     from memgraph_neo4j.store import StoreError
@@ -31,11 +32,13 @@ def init() -> None:
         with open_store(settings) as store:
             names = store.init_schema(settings.embedding_dimension)
             keyed, _ = backfill_title_keys(store)  # passages written before their title key was stored
+            folded = fold_alias_keys(store)  # entities written before their own name was their key
     except StoreError as exc:
         error(exc)
         raise typer.Exit(1)
     typer.echo(f"applied {len(names)} schema statements to {store.uri}" +
-               (f"; stored the title key of {keyed} passages" if keyed else ""))
+               (f"; stored the title key of {keyed} passages" if keyed else "") +
+               (f"; moved {folded} entity names from Alias nodes to Entity.key" if folded else ""))
 
 
 def full_app() -> typer.Typer:

@@ -293,7 +293,7 @@ class SpaceVectors:
 
 class ExactEntityLookup:
     """Resolution's view of the stored entities (memory/resolve.EntityLookup) for a writer: names
-    through their Alias nodes as before, neighbours from the in-process copy of the space's vectors."""
+    by their key or Alias nodes as before, neighbours from the in-process copy of the space's vectors."""
 
     def __init__(self, repository: EntityRepository, max_vectors: int, approximate: bool = True,
                  version: Callable[[], int] | None = None,

@@ -1,8 +1,9 @@
 """Entity resolution: surface names -> canonical Entity ids.
 
-Order: (1) exact normalised-name match through stored Alias nodes; (2) embedding similarity to a
-stored entity of a compatible type (vector index, cosine >= merge threshold); (3) similarity to
-another new name of the same batch; (4) a new entity whose id is the hash of its normalised name.
+Order: (1) exact normalised-name match: an entity's own name (Entity.key) or a stored Alias; (2)
+embedding similarity to a stored entity of a compatible type (vector index, cosine >= merge threshold);
+(3) similarity to another new name of the same batch; (4) a new entity whose id is the hash of its
+normalised name.
 Steps 2-3 merge only names that state the same values (memory/values.py: "June 8, 1969" is not
 "December 4, 1969", nor "Louis I" "Louis II", though their embeddings are that close), and only with
 agreeing evidence, never on the embedding alone: dates and quantities when they are one value after
@@ -65,7 +66,7 @@ class ResolvedEntity:
     aliases: set[str] = field(default_factory=set)
     embedding: list[float] | None = None
     is_new: bool = True
-    stored_keys: set[str] = field(default_factory=set)  # names that already have an Alias node
+    stored_keys: set[str] = field(default_factory=set)  # names already stored (its key or an Alias node)
     stored_aliases: set[str] | None = None  # surface forms already stored; None: not known
     merged: dict[str, dict[str, str]] = field(default_factory=dict)  # key -> how it joined by similarity
 
@@ -76,8 +77,10 @@ class ResolvedEntity:
                 or bool(self.aliases - self.stored_aliases))
 
     def row(self) -> EntityRow:
-        return EntityRow(self.id, self.name, self.type, sorted(self.aliases), sorted(self.keys), self.embedding,
-                         {k: self.merged[k] for k in sorted(self.merged)})
+        """Its own name (the key its id is the hash of) goes on the entity, the others as Alias nodes."""
+        own = next((k for k in self.keys if content_hash(k) == self.id), None)
+        return EntityRow(self.id, self.name, self.type, sorted(self.aliases), sorted(self.keys - {own}),
+                         self.embedding, {k: self.merged[k] for k in sorted(self.merged)}, own)
 
 
 @dataclass
@@ -152,7 +155,7 @@ def resolve_mentions(stored: EntityLookup, mentions: list[Mention], embedder=Non
         ent.aliases.update(surfaces[key])
         by_key[key] = entity_id
 
-    # (1) exact: names seen before, stored as Alias nodes
+    # (1) exact: names seen before, an entity's own key or an Alias node
     known: set[str] = set()  # the stored entities found so: a shared neighbour of a stored candidate is one
     for alias in stored.lookup_aliases(keys):
         known.add(alias.entity_id)

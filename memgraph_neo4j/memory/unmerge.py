@@ -6,8 +6,8 @@ stated a fact by on its EVIDENCED_BY (memory/facts.py, sparse: nothing when none
 name then, in one stamped transaction (repository/unmerge.py):
 1. the name gets its own entity N (id: the hash of its normalised name, as a new name gets; the joined
    entity's type; its first stored surface form as its name, no counts being stored; embedded, and
-   bridged to its nearest entities as the writer bridges a new one), its Alias moves to N (the merge
-   record goes, `unmerged_from` stays) with its surface forms;
+   bridged to its nearest entities as the writer bridges a new one), the name is N's own (its `key`),
+   its Alias goes with the merge record (`unmerged_from` on N keeps where it was), its surface forms move;
 2. each passage that used the name mentions N, and its mention of the joined entity goes unless it
    named that entity otherwise too;
 3. each fact a passage stated by the name is made again as that passage states it with N (new id, names
@@ -15,9 +15,9 @@ name then, in one stamped transaction (repository/unmerge.py):
 Then retraction's steps settle what lost evidence (memory/retract.settle_marked: a fact left without
 evidence is retracted, its conflicts closed, schemas recounted and demoted under the bar, entities nothing
 grounds deleted), and promotion runs as after an ingest (the caller runs the conflict check). Later
-mentions of the name resolve exactly to N through its Alias. A run that died after the transaction is
-finished by running it again (the Alias says `unmerged_from`; the marked nodes wait). A space ingested
-before these records were written has none: there an unmerge moves the alias and surface forms only.
+mentions of the name resolve exactly to N by its key. A run that died after the transaction is
+finished by running it again (N says `unmerged_from`; the marked nodes wait). A space ingested
+before these records were written has none: there an unmerge moves the name and surface forms only.
 """
 
 from __future__ import annotations
@@ -49,7 +49,7 @@ class NotMerged(ValueError):
 
 class UnmergeReport(BaseModel):
     name: str
-    key: str  # the name normalised (its Alias)
+    key: str  # the name normalised (its Alias, then its own entity's key)
     joined_id: str  # the entity it had joined
     joined: str
     entity_id: str  # its own entity now
@@ -113,7 +113,7 @@ def _split(writer, repo: UnmergeRepository, target: MergedName, own_id: str, rep
             row["embedding"] = vector
         else:
             row.embedding = vector
-    entity = EntityRow(own_id, own, target.type, surfaces, [], vectors[0], {})
+    entity = EntityRow(own_id, own, target.type, surfaces, [], vectors[0], {}, key)
     report.entity, report.surfaces = own, surfaces
     report.mentions_moved, report.evidence_moved = len(mentions), len(moved)
     report.facts_made = len({f.id for f in facts})

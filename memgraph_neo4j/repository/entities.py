@@ -1,5 +1,6 @@
 """Entities of one memory space: writing them with their aliases and types, name and vector look-ups
-for entity resolution, SAME_AS links and SIMILAR bridges (cypher/memory/*)."""
+for entity resolution, SAME_AS links and SIMILAR bridges (cypher/memory/*); the migration of own names
+from Alias nodes to Entity.key (memory/alias_keys.py)."""
 
 from __future__ import annotations
 
@@ -16,14 +17,15 @@ class EntityRow:
     name: str  # canonical name
     type: str
     aliases: list[str]  # surface forms, added to those already stored
-    keys: list[str]  # normalised names: one Alias node each
+    keys: list[str]  # its other normalised names: one Alias node each
     embedding: list[float] | None = None
     merged: dict[str, dict[str, str]] | None = None  # key -> {rule, evidence, with}: a name joined by similarity
+    key: str | None = None  # its own normalised name (id = its hash): Entity.key, set when it is created
 
 
 @dataclass(frozen=True)
 class AliasHit:
-    """A normalised name already stored as an Alias of an entity."""
+    """A normalised name already stored: an entity's own (its key) or an Alias of it."""
 
     key: str
     entity_id: str
@@ -128,3 +130,20 @@ class EntityRepository(Repository):
 
     def add_bridges(self, batch: WriteBatch, edges: list[SimilarEdge]) -> None:
         batch.add_rows("memory/bridge_similar", edges)
+
+
+def alias_spaces(store) -> list[str]:
+    """The spaces that hold Alias nodes."""
+    return [r["space"] for r in store.read("memory/alias_spaces")]
+
+
+def unfolded_aliases(store, space: str, after: str, batch: int) -> list[tuple[str, list[str]]]:
+    """Up to `batch` Alias nodes of `space` after the key `after` that record no merge nor unmerge, in key
+    order: (key, ids of the entities it names)."""
+    return [(r["key"], list(r["entity_ids"])) for r in
+            store.read("memory/unfolded_aliases", space=space, after=after, batch=batch)]
+
+
+def fold_alias_keys(store, space: str, rows: list[dict[str, str]]) -> int:
+    """Each {key, entity_id}: the Alias of the entity's own name becomes its key. Returns how many."""
+    return store.write("memory/fold_alias_keys", space=space, rows=rows)[0]["folded"] if rows else 0

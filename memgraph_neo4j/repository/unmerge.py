@@ -13,7 +13,8 @@ from memgraph_neo4j.repository.facts import EvidenceKeys, FactRepository, FactRo
 
 @dataclass(frozen=True)
 class MergedName:
-    """A name's Alias and the entity it points to (`merged_by` None: no merge recorded)."""
+    """A name's Alias and the entity it points to, or the entity whose own name it is (`merged_by` None: no
+    merge recorded; `unmerged_from`: the entity it was merged into before an unmerge)."""
 
     key: str
     entity_id: str
@@ -68,9 +69,9 @@ class UnmergeRepository(Repository):
         return self.store.read("memory/unmerge_evidence", space=self.space, key=key, passage_ids=passage_ids)
 
     def split(self, key: str, split: EntitySplit) -> int | None:
-        """One stamped transaction (repository/batch.py): the new entity, the Alias moved, the facts made
-        again, the old evidence and mentions moved (old facts, schemas, ends marked Retracting), the bridges.
-        Returns the memory version it made."""
+        """One stamped transaction (repository/batch.py): the new entity keyed by the name (its Alias goes),
+        the facts made again, the old evidence and mentions moved (old facts, schemas, ends marked
+        Retracting), the bridges. Returns the memory version it made."""
         entities, facts = EntityRepository(self.store, self.space), FactRepository(self.store, self.space)
         batch = WriteBatch(self.store, self.space, stamped=True)
         ids = {"entity_id": split.joined_id, "own_id": split.entity.id}

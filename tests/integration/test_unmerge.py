@@ -1,6 +1,6 @@
 """Issue 27: every similarity merge is recorded and reversible (memory/unmerge.py). A memory that merged a
 name and then unmerged it is the memory that never merged it (tests/integration/chaos_space.py snapshots),
-but for what retraction keeps by design (retracted facts, their obsolete conflicts) and the Alias's
+but for what retraction keeps by design (retracted facts, their obsolete conflicts) and the own entity's
 `unmerged_from` record; later mentions of the name resolve to its own entity."""
 
 from __future__ import annotations
@@ -69,10 +69,10 @@ def _ingest(memory, texts, one_batch=False):
 
 
 def _without_unmerge_record(snap):
-    """The Alias's `unmerged_from` is the one thing a memory that never merged cannot have."""
+    """The own entity's `unmerged_from` is the one thing a memory that never merged cannot have."""
     for node in list(snap.nodes):
         labels, props = node
-        if "Alias" in labels and any(k == "unmerged_from" for k, _ in props):
+        if "Entity" in labels and any(k == "unmerged_from" for k, _ in props):
             count = snap.nodes.pop(node)
             snap.nodes[(labels, tuple((k, v) for k, v in props if k != "unmerged_from"))] += count
     return snap

@@ -148,6 +148,8 @@ def test_merge_mode_joins_similar_new_names_of_one_batch():
     assert res.entities[only].aliases == {"Barack Obama", "Obama"}
     assert res.entities[only].keys == {"barack obama", "obama"}
     assert res.entities[only].type == "Person"  # the specific type wins over Thing
+    row = res.entities[only].row()  # its own name on the entity (Entity.key), the merged one an Alias node
+    assert (row.key, row.keys) == ("barack obama", ["obama"])
 
 
 @pytest.mark.parametrize("counts, canonical", [((3, 1), "Barack Obama"), ((1, 3), "Obama")])
