@@ -24,6 +24,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from memgraph_neo4j.extractors.offline.arguments import COPULAS, NEAR, SUBJ, Arguments
+from memgraph_neo4j.extractors.offline.casting import known_for_role, role_facts, star_facts
 from memgraph_neo4j.extractors.offline.ner import Mention
 from memgraph_neo4j.extractors.offline.nominals import work_year
 from memgraph_neo4j.extractors.offline.patterns import NP_OF_SKIP, PLACE_NOUNS
@@ -111,8 +112,9 @@ class DependencyRelations:
                 out += self._place_in_place(tok, args)
             if tok.pos_ == "NOUN" and self._work_types:
                 out += [self._fact(h, r, t, None) for h, r, t in work_year(tok, args, self._work_types)]
-            if tok.pos_ == "NOUN":  # "X's brother Y", "X and wife Y"
-                out += [self._fact(h, r, t, None) for h, r, t in relative_facts(tok, args) if self._typed(r, h, t)]
+            if tok.pos_ == "NOUN":  # "X's brother Y", "X and wife Y"; "her role as P in X"
+                out += [self._fact(h, r, t, None) for h, r, t in (*relative_facts(tok, args), *role_facts(tok, args))
+                        if self._typed(r, h, t)]
         return out
 
     # -- verbs ---------------------------------------------------------------------------------
@@ -170,8 +172,10 @@ class DependencyRelations:
         patients = [m for _, o in objects[: len(dobjs)] for m in args.expand(o) if m.kind == "name"]
         # "X blocks cold winds from Y": with an unnamed object, a prepositional phrase is about the object
         open_ok = not dobjs or bool(patients)
-        out: list[DepFact] = []
+        out = [self._fact(h, r, t, None) for h, r, t in star_facts(v, subjects, args) if self._typed(r, h, t)]
         for prep, o in objects:
+            if prep == "as" and (v.lemma_ == "star" or known_for_role(v)):  # "stars A as P": casting.py
+                continue
             if prep == "as" and o.pos_ == "NOUN" and v.lemma_ in AS_VERBS and o.i not in args.of:
                 out += self._nominal(o, subjects, args)
                 continue
