@@ -17,7 +17,7 @@ from typing import Any
 from memgraph_neo4j.extractors.offline.ner import Mention
 from memgraph_neo4j.extractors.offline.verbs import WORK_GENRES
 
-__all__ = ["COPULAS", "NEAR", "SUBJ", "Arguments"]
+__all__ = ["COPULAS", "NEAR", "SUBJ", "Arguments", "such_as"]
 
 SUBJ = ("nsubj", "nsubjpass")
 COPULAS = frozenset({"be", "become", "remain"})
@@ -184,3 +184,12 @@ def _quoted(span: Any) -> bool:
     """'the series "Scream"': the words stand between quotes of their own."""
     text, start, end = span.doc.text, span.start_char, span.end_char
     return start > 0 and text[start - 1] in "\"\u201c" and text[end : end + 1] in ("\"", "\u201d")
+
+
+def such_as(noun: Any) -> list[Any]:
+    """'starred in films such as "The Craft" and "Panic"': the named examples of an unnamed noun."""
+    if noun.pos_ != "NOUN":
+        return []
+    return [g for c in noun.children if c.dep_ == "prep" and c.lower_ == "as" and c.i > noun.i
+            and (any(s.lower_ == "such" for s in c.children) or noun.doc[c.i - 1].lower_ == "such")
+            for g in c.children if g.dep_ == "pobj"]

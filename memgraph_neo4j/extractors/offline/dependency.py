@@ -23,7 +23,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-from memgraph_neo4j.extractors.offline.arguments import COPULAS, NEAR, SUBJ, Arguments
+from memgraph_neo4j.extractors.offline.arguments import COPULAS, NEAR, SUBJ, Arguments, such_as
 from memgraph_neo4j.extractors.offline.casting import known_for_role, role_facts, star_facts
 from memgraph_neo4j.extractors.offline.ner import Mention
 from memgraph_neo4j.extractors.offline.nominals import work_year
@@ -165,6 +165,7 @@ class DependencyRelations:
         for c in v.children:
             if c.dep_ in ("prep", "agent"):
                 objects += [(c.lower_, g) for g in c.children if g.dep_ == "pobj"]
+        objects += [(p, g) for p, o in objects if o.i not in args.of for g in such_as(o)]  # "films such as X"
         if not objects:  # "directed and produced by X": the agent of the next participle is this one's too
             objects += [("by", g) for c in v.children if c.dep_ == "conj" and c.tag_ == "VBN"
                         for a in c.children if a.dep_ == "agent" for g in a.children if g.dep_ == "pobj"]
