@@ -24,6 +24,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from memgraph_neo4j.extractors.offline.arguments import COPULAS, NEAR, SUBJ, Arguments, such_as
+from memgraph_neo4j.extractors.offline.borders import border_facts
 from memgraph_neo4j.extractors.offline.casting import known_for_role, role_facts, star_facts
 from memgraph_neo4j.extractors.offline.ner import Mention
 from memgraph_neo4j.extractors.offline.nominals import work_year
@@ -95,7 +96,7 @@ class DependencyRelations:
         self._work_types = frozenset(dated.domain if dated is not None else ())
 
     def sentence_facts(self, sent: Any, args: Arguments) -> list[DepFact]:
-        out: list[DepFact] = []
+        out = [self._fact(h, r, t, None) for h, r, t in border_facts(sent, args)]  # "It borders with A, B"
         for tok in sent:
             if any(c.dep_ == "neg" for c in tok.children):
                 continue  # "X was not born in Y"
