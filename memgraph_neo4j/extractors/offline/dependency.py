@@ -28,6 +28,7 @@ from memgraph_neo4j.extractors.offline.borders import border_facts
 from memgraph_neo4j.extractors.offline.casting import known_for_role, role_facts, star_facts
 from memgraph_neo4j.extractors.offline.ner import Mention
 from memgraph_neo4j.extractors.offline.nominals import work_year
+from memgraph_neo4j.extractors.offline.one_of import one_of_facts
 from memgraph_neo4j.extractors.offline.patterns import NP_OF_SKIP, PLACE_NOUNS
 from memgraph_neo4j.extractors.offline.relatives import relative_facts
 from memgraph_neo4j.extractors.offline.verbs import (
@@ -111,6 +112,8 @@ class DependencyRelations:
                 out += self._nominal(tok, [m for m in args.resolve(tok.head) if m.kind == "name"], args)
             elif tok.dep_ == "prep" and tok.lower_ in ("in", "at", "of"):  # "the X Region of the Y Territories"
                 out += self._place_in_place(tok, args)
+            if tok.pos_ == "NUM":  # "X, one of the fifty-nine in Altai Krai"
+                out += [self._fact(h, r, t, None) for h, r, t in one_of_facts(tok, args)]
             if tok.pos_ == "NOUN" and self._work_types:
                 out += [self._fact(h, r, t, None) for h, r, t in work_year(tok, args, self._work_types)]
             if tok.pos_ == "NOUN":  # "X's brother Y", "X and wife Y"; "her role as P in X"
