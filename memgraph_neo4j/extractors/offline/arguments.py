@@ -19,7 +19,7 @@ from memgraph_neo4j.extractors.offline.verbs import WORK_GENRES
 
 __all__ = ["COPULAS", "NEAR", "SUBJ", "Arguments", "such_as"]
 
-SUBJ = ("nsubj", "nsubjpass")
+SUBJ = ("nsubj", "nsubjpass", "csubj")  # csubj: a title the parse reads as a clause ("\"Too Good to Last\" is a song")
 COPULAS = frozenset({"be", "become", "remain"})
 REL_PRONOUNS = frozenset({"who", "which", "that", "whom"})
 # class nouns too vague to type their subject by ("X is a model" may be a person)
