@@ -60,3 +60,8 @@ def test_a_building_or_institution_in_a_place_is_located_there(ex: OfflineExtrac
     assert ("Gale Academy", "located_in", "Dover") in facts(
         ex, "Gale Academy, a private school in Dover, Delaware, opened in 1905.")
     assert ("Elmwood", "capital_of", "Harlan County") in facts(ex, "Elmwood is the county seat of Harlan County.")
+
+
+def test_born_date_comma_in_place_gives_the_place_of_birth(ex: OfflineExtractor) -> None:
+    got = facts(ex, "Tom Hale (born 4 May 1990, in Leeds) is an English footballer.")
+    assert {("Tom Hale", "birth_date", "4 May 1990"), ("Tom Hale", "born_in", "Leeds")} <= got
