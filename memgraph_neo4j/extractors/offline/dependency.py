@@ -27,7 +27,7 @@ from memgraph_neo4j.extractors.offline.arguments import COPULAS, NEAR, SUBJ, Arg
 from memgraph_neo4j.extractors.offline.borders import border_facts
 from memgraph_neo4j.extractors.offline.casting import known_for_role, role_facts, star_facts
 from memgraph_neo4j.extractors.offline.ner import Mention
-from memgraph_neo4j.extractors.offline.nominals import work_year
+from memgraph_neo4j.extractors.offline.nominals import work_maker, work_year
 from memgraph_neo4j.extractors.offline.one_of import one_of_facts
 from memgraph_neo4j.extractors.offline.patterns import NP_OF_SKIP, PLACE_NOUNS
 from memgraph_neo4j.extractors.offline.relatives import relative_facts
@@ -115,7 +115,8 @@ class DependencyRelations:
             if tok.pos_ == "NUM":  # "X, one of the fifty-nine in Altai Krai"
                 out += [self._fact(h, r, t, None) for h, r, t in one_of_facts(tok, args)]
             if tok.pos_ == "NOUN" and self._work_types:
-                out += [self._fact(h, r, t, None) for h, r, t in work_year(tok, args, self._work_types)]
+                out += [self._fact(h, r, t, None) for h, r, t in (*work_year(tok, args, self._work_types),
+                                                                  *work_maker(tok, args)) if self._typed(r, h, t)]
             if tok.pos_ == "NOUN":  # "X's brother Y", "X and wife Y"; "her role as P in X"
                 out += [self._fact(h, r, t, None) for h, r, t in (*relative_facts(tok, args), *role_facts(tok, args))
                         if self._typed(r, h, t)]

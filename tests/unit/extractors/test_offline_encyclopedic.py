@@ -65,3 +65,8 @@ def test_a_building_or_institution_in_a_place_is_located_there(ex: OfflineExtrac
 def test_born_date_comma_in_place_gives_the_place_of_birth(ex: OfflineExtractor) -> None:
     got = facts(ex, "Tom Hale (born 4 May 1990, in Leeds) is an English footballer.")
     assert {("Tom Hale", "birth_date", "4 May 1990"), ("Tom Hale", "born_in", "Leeds")} <= got
+
+
+def test_the_novel_title_by_author_gives_the_author(ex: OfflineExtractor) -> None:
+    got = facts(ex, 'Silent Water is a 2004 film. The film is based on the novel "Greta Holm" by Anna Berg.')
+    assert ("Greta Holm", "created_by", "Anna Berg") in got
