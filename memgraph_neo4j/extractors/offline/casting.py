@@ -2,7 +2,8 @@
 
 - "X stars A as P, and B as Q": A and B are cast members of X, A plays P, B plays Q (the parse hangs
   "B" on P as its conjunct: without this B was read as X's "star_as");
-- "A is best known for her role as P in X", "his portrayal of P in the series X": A acted in X and plays P.
+- "A is best known for her role as P in X", "his portrayal of P in the series X", "known for playing P on
+  X": A acted in X and plays P.
   The possessive is the clause's own subject (the same sentence, no coreference across sentences).
 
 The ontology has no relation for a character: "play" is the open relation the verb path already gives
@@ -16,7 +17,7 @@ from typing import Any
 from memgraph_neo4j.extractors.offline.arguments import SUBJ, Arguments
 from memgraph_neo4j.extractors.offline.ner import Mention
 
-__all__ = ["PLAYS", "known_for_role", "role_facts", "star_facts"]
+__all__ = ["PLAYS", "known_for_role", "playing_facts", "role_facts", "star_facts"]
 
 Triple = tuple[Mention, str, Mention]
 PLAYS = "play"
@@ -66,6 +67,29 @@ def _role_noun(noun: Any) -> bool:
 def known_for_role(v: Any) -> bool:
     """'known for her role as P': the parse may hang "as P" on the verb, which is no "known as" alias."""
     return any(_role_noun(g) for g in _pobjs(v, ("for",)))
+
+
+def _clause_actor(tok: Any, args: Arguments, steps: int) -> Mention | None:
+    """The one person subject of the clause `tok` hangs in, climbing at most `steps` heads."""
+    clause = tok.head
+    while not any(c.dep_ in SUBJ for c in clause.children) and clause.head.i != clause.i and steps > 0:
+        clause, steps = clause.head, steps - 1
+    actors = [m for s in clause.children if s.dep_ in SUBJ for m in args.resolve(s)
+              if m.kind == "name" and m.target.label == "Person"]
+    return actors[0] if len(actors) == 1 else None
+
+
+def playing_facts(v: Any, args: Arguments) -> list[Triple]:
+    """(actor, play, character), (actor, acted_in, work) for "<subject> is known ... for playing P on X": a
+    gerund after "for" has no subject of its own; the clause's is the actor."""
+    if v.lemma_ not in ("play", "portray") or v.tag_ != "VBG" or v.dep_ != "pcomp" or v.head.lower_ != "for":
+        return []
+    actor = _clause_actor(v, args, 6)
+    if actor is None:
+        return []
+    characters = [m for c in v.children if c.dep_ == "dobj" for m in _characters(c, args) if m.target.label]
+    works = [m for g in _pobjs(v, ("in", "on")) for m in _names(g, args) if m.target.label not in ("Person", "Place")]
+    return [(actor, PLAYS, m) for m in characters] + [(actor, "acted_in", w) for w in works if characters]
 
 
 def role_facts(noun: Any, args: Arguments) -> list[Triple]:

@@ -25,7 +25,7 @@ from typing import Any
 
 from memgraph_neo4j.extractors.offline.arguments import COPULAS, NEAR, SUBJ, Arguments, such_as
 from memgraph_neo4j.extractors.offline.borders import border_facts
-from memgraph_neo4j.extractors.offline.casting import known_for_role, role_facts, star_facts
+from memgraph_neo4j.extractors.offline.casting import known_for_role, playing_facts, role_facts, star_facts
 from memgraph_neo4j.extractors.offline.ner import Mention
 from memgraph_neo4j.extractors.offline.nominals import work_maker, work_year
 from memgraph_neo4j.extractors.offline.one_of import one_of_facts
@@ -103,8 +103,8 @@ class DependencyRelations:
                 continue  # "X was not born in Y"
             if tok.lemma_ in COPULAS and any(c.dep_ == "attr" for c in tok.children):
                 out += self._copula(tok, args)
-            elif tok.pos_ == "VERB":
-                out += self._verb(tok, args)
+            elif tok.pos_ == "VERB":  # "known for playing P on X": the gerund has no subject of its own
+                out += self._verb(tok, args) + [self._fact(h, r, t, None) for h, r, t in playing_facts(tok, args)]
             elif tok.dep_ == "appos" and tok.pos_ == "NOUN" and tok.head.dep_ != "attr":  # "He is an M.P., a man"
                 heads = [m for m in args.resolve(tok.head) if m.kind == "name"]
                 out += self._nominal(tok, heads, args) + self._class(tok, heads, args)

@@ -43,3 +43,9 @@ def test_a_one_word_title_in_quotes_after_the_is_a_name(ex: OfflineExtractor) ->
     assert ("Lena Ford", "acted_in", "Scream") in facts(  # the parse puts "the" on "Scream" itself
         ex, 'Lena Ford is a Canadian actress. She is best known for her role as Carol Prescott in the horror film '
             'series "Scream".')
+
+
+def test_known_for_playing_a_part_on_a_series_gives_the_part_and_the_series(ex: OfflineExtractor) -> None:
+    got = facts(ex, "Owen Price is an American actor. "
+                    "He is known for playing detective Sam Reid on the series Longview.")
+    assert {("Owen Price", "play", "Sam Reid"), ("Owen Price", "acted_in", "Longview")} <= got
