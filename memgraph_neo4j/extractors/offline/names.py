@@ -34,6 +34,8 @@ _TRAILING = re.compile(r"\s+(?:at|from|of|in|on|the|and|or|for|to|by|with)$")
 _OF_HEADS = frozenset("Borough County District Province Republic Kingdom Duchy Principality Municipality Region "
                       "University Institute College Academy Museum Ministry Department Council Society Bank".split())
 _ABBREVIATION = re.compile(r"\s*\(\s*([A-Z][A-Z&.]{1,9})\s*\)")
+# "Hyperkalemic periodic paralysis (HYPP, HyperKPP)": two or more short forms, each with two capitals at least
+_ABBREVIATION_LIST = re.compile(r"\s*\(\s*([A-Z][\w&.]{1,9}(?:\s*,\s*[A-Z][\w&.]{1,9})+)\s*\)")
 
 
 def trim_name(m: Mention) -> Mention:
@@ -129,6 +131,8 @@ def abbreviations(text: str, names: list[Mention], taken: list[Mention]) -> list
     out = []
     for a in names:
         m = _ABBREVIATION.match(text, a.end)
+        if a.kind == "name" and a.ref is None and m is None:
+            out += _abbreviation_list(text, a, taken)
         if m is None or a.kind != "name" or a.ref is not None:
             continue
         abbr = m[1].replace(".", "")
@@ -137,5 +141,21 @@ def abbreviations(text: str, names: list[Mention], taken: list[Mention]) -> list
             continue  # "Valencian Country (PCPV)": the NER cut "Communist Party of the" off
         s, e = m.span(1)
         b = next((x for x in taken if (x.start, x.end) == (s, e)), None) or Mention(s, e, m[1], "name", a.label)
+        out.append((a, b))
+    return out
+
+
+def _abbreviation_list(text: str, a: Mention, taken: list[Mention]) -> list[tuple[Mention, Mention]]:
+    """'Name (ABBR1, ABBR2)': each short form with two capitals at least, starting with the name's first letter."""
+    m = _ABBREVIATION_LIST.match(text, a.end)
+    if m is None:
+        return []
+    out = []
+    for item in re.finditer(r"[^,\s][^,]*[^,\s]|[^,\s]", m[1]):
+        form = item[0]
+        if sum(c.isupper() for c in form) < 2 or form[0] != a.text[0].upper() or " " in form:
+            return []  # one item that is no short form: the bracket is something else
+        s, e = m.start(1) + item.start(), m.start(1) + item.end()
+        b = next((x for x in taken if (x.start, x.end) == (s, e)), None) or Mention(s, e, form, "name", a.label)
         out.append((a, b))
     return out

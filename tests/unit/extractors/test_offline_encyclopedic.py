@@ -70,3 +70,9 @@ def test_born_date_comma_in_place_gives_the_place_of_birth(ex: OfflineExtractor)
 def test_the_novel_title_by_author_gives_the_author(ex: OfflineExtractor) -> None:
     got = facts(ex, 'Silent Water is a 2004 film. The film is based on the novel "Greta Holm" by Anna Berg.')
     assert ("Greta Holm", "created_by", "Anna Berg") in got
+
+
+def test_two_short_forms_in_brackets_are_both_aliases(ex: OfflineExtractor) -> None:
+    got = facts(ex, "The Northern Dance Group (NDG, NorDG) is a company.")
+    assert {("Northern Dance Group", "also_known_as", "NDG"), ("Northern Dance Group", "also_known_as", "NorDG")} <= got
+    assert not any(r == "also_known_as" for _, r, _ in facts(ex, "Tom Hale (TH, Leeds) is a footballer."))
