@@ -17,15 +17,16 @@ from typing import Any
 from memgraph_neo4j.extractors.offline.ner import Mention
 from memgraph_neo4j.extractors.offline.verbs import WORK_GENRES
 
-__all__ = ["COPULAS", "NEAR", "SUBJ", "Arguments"]
+__all__ = ["COPULAS", "NEAR", "SUBJ", "Arguments", "such_as"]
 
-SUBJ = ("nsubj", "nsubjpass")
+SUBJ = ("nsubj", "nsubjpass", "csubj")  # csubj: a title the parse reads as a clause ("\"Too Good to Last\" is a song")
 COPULAS = frozenset({"be", "become", "remain"})
 REL_PRONOUNS = frozenset({"who", "which", "that", "whom"})
 # class nouns too vague to type their subject by ("X is a model" may be a person)
 AMBIGUOUS_CLASS = frozenset({"model", "title", "rank", "office", "position", "show", "record", "value", "state"})
 NEAR = 10  # tokens between a relative pronoun or a participle and the noun it hangs on, at most
 _NOT_WHO = frozenset({"Work", "Place", "Date", "Product", "Event", "Quantity"})
+_KIND_TYPES = frozenset({"Work", "Organization"})  # a place or person topic is not read from "the city"/"the man"
 _MONTHS = frozenset("january february march april may june july august september october november december".split())
 
 
@@ -43,6 +44,7 @@ class Arguments:
         self.scopes = list(scopes)
         self.topic_nouns = [frozenset(n) for n in topic_nouns] or [frozenset()] * len(self.scopes)
         self.of: dict[int, Mention] = {}
+        self.classed: set[str] = set()  # names typed by their own class noun ("X is a film")
         for m in mentions:
             if m.ref is None:
                 for t in doc.char_span(m.start, m.end, alignment_mode="expand") or ():
@@ -74,6 +76,7 @@ class Arguments:
             for s in subjects:
                 if typ is not None and (m := self.of.get(s.i)) is not None and m.kind == "name":
                     m.label = typ
+                    self.classed.add(m.key)
 
     def _leads(self, n: int, topic: Mention) -> Mention | None:
         """The topic stands for he/she/it only as the subject of its scope's first sentence (a scope that
@@ -107,7 +110,8 @@ class Arguments:
             return self._proper(tok)
         if tok.pos_ == "NOUN":
             topic = self.topic(tok)
-            if tok.dep_ in SUBJ and topic is not None and tok.lemma_.lower() in self.topic_nouns[self.scope(tok.idx)] \
+            if tok.dep_ in SUBJ and topic is not None and (tok.lemma_.lower() in self.topic_nouns[self.scope(tok.idx)]
+                                                           or self._kind_of(tok, topic)) \
                     and any(c.dep_ == "det" and c.lower_ in ("the", "this") for c in tok.children):
                 return [Mention(tok.idx, tok.idx + len(tok), tok.text, "name", ref=topic)]
             for c in tok.children:  # "the film Critters", "his brother, John"
@@ -118,6 +122,14 @@ class Arguments:
             if tok.dep_ == "appos":  # "X, a film directed by Y"
                 return self.resolve(tok.head, depth + 1)
         return []
+
+    def _kind_of(self, tok: Any, topic: Mention) -> bool:
+        """"The series was produced by ...": a work or organisation noun other than the topic's own class
+        noun names the topic when its own class noun gave it that type ("X was a soap opera": a Work, so is a
+        series; a league the NER calls an organisation is not "the team")."""
+        lemma = tok.lemma_.lower()
+        typ = self.noun_type(lemma) or ("Work" if lemma in WORK_GENRES else None)
+        return typ in _KIND_TYPES and topic.target.label == typ and topic.key in self.classed
 
     def expand(self, tok: Any) -> list[Mention]:
         """The token's mentions and those of its conjuncts ("X and Y founded Z")."""
@@ -155,8 +167,8 @@ class Arguments:
             span = doc[left : right + 1]
             if span.text.lower() in _MONTHS or len(span.text) < 2 or not span.text[0].isupper():
                 return []
-            if left == right and any(c.dep_ == "det" for c in tok.children):
-                return []  # "The Institute ...": a capitalised common noun, not a name
+            if left == right and any(c.dep_ == "det" for c in tok.children) and not _quoted(span):
+                return []  # "The Institute ...": a capitalised common noun, not a name (a title in quotes is)
             name = span.text
             self.new[(left, right)] = Mention(span.start_char, span.end_char, name, "name", self.type_of(name))
         return [self.new[(left, right)]]
@@ -166,3 +178,18 @@ def _agrees(pronoun: str, antecedent: Mention) -> bool:
     """'who' is not a film or a place, 'which' is not a person: else the parse hung the clause wrongly."""
     label = antecedent.target.label
     return not ((pronoun in ("who", "whom") and label in _NOT_WHO) or (pronoun == "which" and label == "Person"))
+
+
+def _quoted(span: Any) -> bool:
+    """'the series "Scream"': the words stand between quotes of their own."""
+    text, start, end = span.doc.text, span.start_char, span.end_char
+    return start > 0 and text[start - 1] in "\"\u201c" and text[end : end + 1] in ("\"", "\u201d")
+
+
+def such_as(noun: Any) -> list[Any]:
+    """'starred in films such as "The Craft" and "Panic"': the named examples of an unnamed noun."""
+    if noun.pos_ != "NOUN":
+        return []
+    return [g for c in noun.children if c.dep_ == "prep" and c.lower_ == "as" and c.i > noun.i
+            and (any(s.lower_ == "such" for s in c.children) or noun.doc[c.i - 1].lower_ == "such")
+            for g in c.children if g.dep_ == "pobj"]

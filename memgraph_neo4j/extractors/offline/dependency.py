@@ -23,9 +23,12 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-from memgraph_neo4j.extractors.offline.arguments import COPULAS, NEAR, SUBJ, Arguments
+from memgraph_neo4j.extractors.offline.arguments import COPULAS, NEAR, SUBJ, Arguments, such_as
+from memgraph_neo4j.extractors.offline.borders import border_facts
+from memgraph_neo4j.extractors.offline.casting import known_for_role, playing_facts, role_facts, star_facts
 from memgraph_neo4j.extractors.offline.ner import Mention
-from memgraph_neo4j.extractors.offline.nominals import work_year
+from memgraph_neo4j.extractors.offline.nominals import work_maker, work_year
+from memgraph_neo4j.extractors.offline.one_of import one_of_facts
 from memgraph_neo4j.extractors.offline.patterns import NP_OF_SKIP, PLACE_NOUNS
 from memgraph_neo4j.extractors.offline.relatives import relative_facts
 from memgraph_neo4j.extractors.offline.verbs import (
@@ -94,14 +97,14 @@ class DependencyRelations:
         self._work_types = frozenset(dated.domain if dated is not None else ())
 
     def sentence_facts(self, sent: Any, args: Arguments) -> list[DepFact]:
-        out: list[DepFact] = []
+        out = [self._fact(h, r, t, None) for h, r, t in border_facts(sent, args)]  # "It borders with A, B"
         for tok in sent:
             if any(c.dep_ == "neg" for c in tok.children):
                 continue  # "X was not born in Y"
             if tok.lemma_ in COPULAS and any(c.dep_ == "attr" for c in tok.children):
                 out += self._copula(tok, args)
-            elif tok.pos_ == "VERB":
-                out += self._verb(tok, args)
+            elif tok.pos_ == "VERB":  # "known for playing P on X": the gerund has no subject of its own
+                out += self._verb(tok, args) + [self._fact(h, r, t, None) for h, r, t in playing_facts(tok, args)]
             elif tok.dep_ == "appos" and tok.pos_ == "NOUN" and tok.head.dep_ != "attr":  # "He is an M.P., a man"
                 heads = [m for m in args.resolve(tok.head) if m.kind == "name"]
                 out += self._nominal(tok, heads, args) + self._class(tok, heads, args)
@@ -109,10 +112,14 @@ class DependencyRelations:
                 out += self._nominal(tok, [m for m in args.resolve(tok.head) if m.kind == "name"], args)
             elif tok.dep_ == "prep" and tok.lower_ in ("in", "at", "of"):  # "the X Region of the Y Territories"
                 out += self._place_in_place(tok, args)
+            if tok.pos_ == "NUM":  # "X, one of the fifty-nine in Altai Krai"
+                out += [self._fact(h, r, t, None) for h, r, t in one_of_facts(tok, args)]
             if tok.pos_ == "NOUN" and self._work_types:
-                out += [self._fact(h, r, t, None) for h, r, t in work_year(tok, args, self._work_types)]
-            if tok.pos_ == "NOUN":  # "X's brother Y", "X and wife Y"
-                out += [self._fact(h, r, t, None) for h, r, t in relative_facts(tok, args) if self._typed(r, h, t)]
+                out += [self._fact(h, r, t, None) for h, r, t in (*work_year(tok, args, self._work_types),
+                                                                  *work_maker(tok, args)) if self._typed(r, h, t)]
+            if tok.pos_ == "NOUN":  # "X's brother Y", "X and wife Y"; "her role as P in X"
+                out += [self._fact(h, r, t, None) for h, r, t in (*relative_facts(tok, args), *role_facts(tok, args))
+                        if self._typed(r, h, t)]
         return out
 
     # -- verbs ---------------------------------------------------------------------------------
@@ -163,6 +170,7 @@ class DependencyRelations:
         for c in v.children:
             if c.dep_ in ("prep", "agent"):
                 objects += [(c.lower_, g) for g in c.children if g.dep_ == "pobj"]
+        objects += [(p, g) for p, o in objects if o.i not in args.of for g in such_as(o)]  # "films such as X"
         if not objects:  # "directed and produced by X": the agent of the next participle is this one's too
             objects += [("by", g) for c in v.children if c.dep_ == "conj" and c.tag_ == "VBN"
                         for a in c.children if a.dep_ == "agent" for g in a.children if g.dep_ == "pobj"]
@@ -170,8 +178,10 @@ class DependencyRelations:
         patients = [m for _, o in objects[: len(dobjs)] for m in args.expand(o) if m.kind == "name"]
         # "X blocks cold winds from Y": with an unnamed object, a prepositional phrase is about the object
         open_ok = not dobjs or bool(patients)
-        out: list[DepFact] = []
+        out = [self._fact(h, r, t, None) for h, r, t in star_facts(v, subjects, args) if self._typed(r, h, t)]
         for prep, o in objects:
+            if prep == "as" and (v.lemma_ == "star" or known_for_role(v)):  # "stars A as P": casting.py
+                continue
             if prep == "as" and o.pos_ == "NOUN" and v.lemma_ in AS_VERBS and o.i not in args.of:
                 out += self._nominal(o, subjects, args)
                 continue

@@ -34,6 +34,8 @@ _TRAILING = re.compile(r"\s+(?:at|from|of|in|on|the|and|or|for|to|by|with)$")
 _OF_HEADS = frozenset("Borough County District Province Republic Kingdom Duchy Principality Municipality Region "
                       "University Institute College Academy Museum Ministry Department Council Society Bank".split())
 _ABBREVIATION = re.compile(r"\s*\(\s*([A-Z][A-Z&.]{1,9})\s*\)")
+# "Hyperkalemic periodic paralysis (HYPP, HyperKPP)": two or more short forms, each with two capitals at least
+_ABBREVIATION_LIST = re.compile(r"\s*\(\s*([A-Z][\w&.]{1,9}(?:\s*,\s*[A-Z][\w&.]{1,9})+)\s*\)")
 
 
 def trim_name(m: Mention) -> Mention:
@@ -60,7 +62,7 @@ def title_mentions(text: str, title: str | None, found: list[Mention]) -> list[M
     if ", " in name and name not in text:  # "Enterprise, Northwest Territories": a place's title names its region
         name = name.split(", ", 1)[0]
     if len(name) < 3 or not (name[0].isupper() or name[0].isdigit()):
-        return found
+        return _reordered(text, found)
     out = list(found)
     for occ in re.finditer(rf"(?<![\w-]){re.escape(name)}(?![\w-]|\s*\d)", text):
         s, e = occ.span()
@@ -81,7 +83,7 @@ def title_mentions(text: str, title: str | None, found: list[Mention]) -> list[M
         label = over[0].label if len(over) == 1 and 2 * (over[0].end - over[0].start) >= e - s else None
         out = [m for m in out if m not in over]
         out.append(Mention(s, e, name, "name", label))
-    return sorted(out, key=lambda m: m.start)
+    return _reordered(text, sorted(out, key=lambda m: m.start))
 
 
 def repair_spans(text: str, found: list[Mention]) -> list[Mention]:
@@ -108,6 +110,19 @@ def repair_spans(text: str, found: list[Mention]) -> list[Mention]:
     return [m for i, m in enumerate(out) if not (i and out[i - 1].end >= m.end and out[i - 1].start <= m.start)]
 
 
+def _reordered(text: str, ments: list[Mention]) -> list[Mention]:
+    """'Seiya Fujita (藤田 征也, Fujita Seiya, born 2 June 1987)': the name in its own language's order, in the
+    brackets right after it, is that person (the bracket's facts are the name's, not a second person's); after
+    the title is made a name, which the NER often missed ("Seiya Fujita")."""
+    names = [m for m in ments if m.kind == "name" and m.ref is None]
+    for j, b in enumerate(names):
+        for a in names[max(j - 3, 0) : j]:
+            if b.text != a.text and sorted(b.text.split()) == sorted(a.text.split()) and len(a.text.split()) > 1 \
+                    and re.fullmatch(r"\s*\([^()]*", text[a.end : b.start]):
+                b.ref = a
+    return ments
+
+
 def abbreviations(text: str, names: list[Mention], taken: list[Mention]) -> list[tuple[Mention, Mention]]:
     """(name, abbreviation) for 'Name (ABBR)' where ABBR shares at least two letters with the name's initials
     and starts with one of them (a translated name keeps its letters in another order: "Nationalist Party of
@@ -116,6 +131,8 @@ def abbreviations(text: str, names: list[Mention], taken: list[Mention]) -> list
     out = []
     for a in names:
         m = _ABBREVIATION.match(text, a.end)
+        if a.kind == "name" and a.ref is None and m is None:
+            out += _abbreviation_list(text, a, taken)
         if m is None or a.kind != "name" or a.ref is not None:
             continue
         abbr = m[1].replace(".", "")
@@ -124,5 +141,21 @@ def abbreviations(text: str, names: list[Mention], taken: list[Mention]) -> list
             continue  # "Valencian Country (PCPV)": the NER cut "Communist Party of the" off
         s, e = m.span(1)
         b = next((x for x in taken if (x.start, x.end) == (s, e)), None) or Mention(s, e, m[1], "name", a.label)
+        out.append((a, b))
+    return out
+
+
+def _abbreviation_list(text: str, a: Mention, taken: list[Mention]) -> list[tuple[Mention, Mention]]:
+    """'Name (ABBR1, ABBR2)': each short form with two capitals at least, starting with the name's first letter."""
+    m = _ABBREVIATION_LIST.match(text, a.end)
+    if m is None:
+        return []
+    out = []
+    for item in re.finditer(r"[^,\s][^,]*[^,\s]|[^,\s]", m[1]):
+        form = item[0]
+        if sum(c.isupper() for c in form) < 2 or form[0] != a.text[0].upper() or " " in form:
+            return []  # one item that is no short form: the bracket is something else
+        s, e = m.start(1) + item.start(), m.start(1) + item.end()
+        b = next((x for x in taken if (x.start, x.end) == (s, e)), None) or Mention(s, e, form, "name", a.label)
         out.append((a, b))
     return out

