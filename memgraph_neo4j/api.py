@@ -169,8 +169,7 @@ class MemoryGraph:
                              categorise: ChatClient | bool = False) -> IngestReport:
         """Conversations (or a JSON-lines chat file, or its records as dicts: ingest/episodes.py) as Episode passages
         with speaker, session and time; facts get valid_at / invalid_at. `changing_relations`: relations with one value
-        per head at a time besides the ontology's functional ones ("lives_in"). `categorise` (True or a chat client):
-        `categorise()`."""
+        per head at a time besides the ontology's functional ones ("lives_in"). `categorise`: `categorise()` after."""
         from memgraph_neo4j.ingest.episodes import conversations_of, ingest_conversations
 
         check_batch_size(batch_size)
