@@ -110,10 +110,10 @@ class Arguments:
             return self._proper(tok)
         if tok.pos_ == "NOUN":
             topic = self.topic(tok)
-            if tok.dep_ in SUBJ and topic is not None and (tok.lemma_.lower() in self.topic_nouns[self.scope(tok.idx)]
-                                                           or self._kind_of(tok, topic)) \
+            own = tok.lemma_.lower() in self.topic_nouns[self.scope(tok.idx)]
+            if tok.dep_ in SUBJ and topic is not None and (own or self._kind_of(tok, topic)) \
                     and any(c.dep_ == "det" and c.lower_ in ("the", "this") for c in tok.children):
-                return [Mention(tok.idx, tok.idx + len(tok), tok.text, "name", ref=topic)]
+                return [Mention(tok.idx, tok.idx + len(tok), tok.text, "name", ref=topic, by_kind=not own)]
             for c in tok.children:  # "the film Critters", "his brother, John"
                 if c.dep_ == "appos" and (c.i in self.of or c.pos_ == "PROPN") and c.i - tok.i <= 3:
                     return self.resolve(c, depth + 1)

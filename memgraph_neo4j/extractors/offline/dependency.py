@@ -120,7 +120,7 @@ class DependencyRelations:
             if tok.pos_ == "NOUN":  # "X's brother Y", "X and wife Y"; "her role as P in X"
                 out += [self._fact(h, r, t, None) for h, r, t in (*relative_facts(tok, args), *role_facts(tok, args))
                         if self._typed(r, h, t)]
-        return out
+        return [f for f in out if f.relation in self._relations or not (f.head.by_kind or f.tail.by_kind)]
 
     # -- verbs ---------------------------------------------------------------------------------
 

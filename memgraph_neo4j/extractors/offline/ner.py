@@ -73,6 +73,10 @@ class Mention:
     kind: Kind
     label: str | None = None  # type from a rule or the NER label
     ref: Mention | None = None  # He/She -> its section's first named entity
+    # "the film" read as the topic through another noun of its kind (arguments._kind_of): only the ontology's
+    # relations are taken from it ("The film reunites Douglas with Turner" gave reunite_with facts that moved
+    # a MuSiQue question's gold passage out of memgraphrag's top 2)
+    by_kind: bool = False
 
     @property
     def target(self) -> Mention:
