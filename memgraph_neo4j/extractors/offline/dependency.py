@@ -84,6 +84,11 @@ def _outer_noun(tok: Any) -> Any | None:
     tok = _phrase_end(tok)
     if tok.dep_ == "pobj" and tok.head.dep_ == "prep" and tok.head.head.pos_ == "NOUN":
         return tok.head.head
+    # "a film directed by X, written by Y and starring Z": the parse hangs "written" on X; the noun the
+    # first participle is about
+    by = tok.head.head if tok.dep_ == "pobj" and tok.head.dep_ == "agent" else None
+    if by is not None and by.dep_ == "acl" and by.head.pos_ == "NOUN":
+        return by.head
     return None
 
 
@@ -178,7 +183,9 @@ class DependencyRelations:
         patients = [m for _, o in objects[: len(dobjs)] for m in args.expand(o) if m.kind == "name"]
         # "X blocks cold winds from Y": with an unnamed object, a prepositional phrase is about the object
         open_ok = not dobjs or bool(patients)
-        out = [self._fact(h, r, t, None) for h, r, t in star_facts(v, subjects, args) if self._typed(r, h, t)]
+        # "The film stars A, B": actors, whatever the NER called one (Morgan Freeman a place: MuSiQue's Red)
+        out = [self._fact(h, r, t, None) for h, r, t in star_facts(v, subjects, args)
+               if self._typed(r, h, t) or (r == "cast_member" and self._retype(r, h, t, tail_only=True))]
         for prep, o in objects:
             if prep == "as" and (v.lemma_ == "star" or known_for_role(v)):  # "stars A as P": casting.py
                 continue
@@ -275,12 +282,12 @@ class DependencyRelations:
         return not any(allowed and m.target.label in CONFIDENT and m.target.label not in allowed
                        for m, allowed in ((head, r.domain), (tail, r.range)))
 
-    def _retype(self, relation: str, head: Mention, tail: Mention) -> bool:
+    def _retype(self, relation: str, head: Mention, tail: Mention, tail_only: bool = False) -> bool:
         """'Taxi Driver was directed by X', Taxi Driver tagged PERSON: the verb knows better if it allows one type."""
         r = self.ontology.relation(relation)
         clashes = [(m.target, allowed) for m, allowed in ((head, r.domain), (tail, r.range))
                    if r is not None and allowed and m.target.label in CONFIDENT and m.target.label not in allowed]
-        if not clashes or any(len(allowed) != 1 for _, allowed in clashes):
+        if not clashes or any(len(allowed) != 1 or (tail_only and m is head.target) for m, allowed in clashes):
             return False
         for m, allowed in clashes:
             m.label = allowed[0]

@@ -41,3 +41,25 @@ def test_only_the_ontologys_relations_come_from_a_noun_of_the_topics_kind(ex: Of
     got = facts(ex, text)
     assert ("Desert Pearls", "directed_by", "Lewis Teague") in got
     assert not any(h == "Desert Pearls" and r.startswith("reunite") for h, r, _ in got), got
+
+
+def test_a_participle_the_parse_hangs_on_the_director_is_about_the_film(ex: OfflineExtractor) -> None:
+    """"a film directed by A, written by B and starring C, D": the parse hangs "written" (and the "starring"
+    joined to it) on A; the writer and the cast are the film's (MuSiQue's "Last Vegas" had none of them)."""
+    got = facts(ex, "Blue Harbor is a 1999 drama film directed by Anna Berg, written by Tom Hale, and starring "
+                    "Eva Lind and Carl Moss.")
+    assert {("Blue Harbor", "created_by", "Tom Hale"), ("Blue Harbor", "cast_member", "Eva Lind"),
+            ("Blue Harbor", "cast_member", "Carl Moss")} <= got, got
+
+
+def test_an_actor_the_ner_calls_a_place_is_cast_by_the_verb(ex: OfflineExtractor) -> None:
+    """"The film stars A, B, C": spaCy calls Morgan Freeman a place in such a list; the verb knows its objects are
+    actors (only the actor is retyped, never the work: "a biopic about Amy Johnson ... starring A" stays apart)."""
+    from memgraph_neo4j.contracts import ExtractionInput
+
+    text = ("Blue Harbor is a series of American action comedy films. The film stars Bruce Willis, Morgan Freeman, "
+            "John Malkovich, and Karl Urban.")
+    out = ex.extract([ExtractionInput(passage_id="p", doc_id="d", text=text, title="Blue Harbor")])[0]
+    got = {(f.head, f.relation, f.tail) for f in out.extraction.facts}
+    assert ("Blue Harbor", "cast_member", "Morgan Freeman") in got, got
+    assert not any(r == CO_OCCURS and "Morgan Freeman" in (h, t) for h, r, t in got), got
