@@ -3,22 +3,11 @@ name is written, life spans with places, ... One sentence of our own per rule.""
 
 from __future__ import annotations
 
-import pytest
+from rule_sentences import facts, needs_spacy
 
-from memgraph_neo4j.extractors.offline import CO_OCCURS, OfflineExtractor, load_spacy
-from memgraph_neo4j.memory.ontology import load_ontology
+from memgraph_neo4j.extractors.offline import OfflineExtractor
 
-pytestmark = pytest.mark.skipif(
-    load_spacy() is None, reason="spaCy and its pinned model are not installed: pip install 'memgraph-neo4j[nlp]'")
-
-
-@pytest.fixture(scope="module")
-def ex() -> OfflineExtractor:
-    return OfflineExtractor(load_ontology(), ner="spacy")
-
-
-def facts(ex: OfflineExtractor, text: str) -> set[tuple[str, str, str]]:
-    return {(f.head, f.relation, f.tail) for f in ex.extract_text(text).facts if f.relation != CO_OCCURS}
+pytestmark = needs_spacy
 
 
 def test_a_nickname_in_quotes_names_the_person_and_the_full_name_is_an_alias(ex: OfflineExtractor) -> None:

@@ -3,22 +3,11 @@ the best of something does not. One sentence of our own per case."""
 
 from __future__ import annotations
 
-import pytest
+from rule_sentences import facts, needs_spacy
 
-from memgraph_neo4j.extractors.offline import CO_OCCURS, OfflineExtractor, load_spacy
-from memgraph_neo4j.memory.ontology import load_ontology
+from memgraph_neo4j.extractors.offline import OfflineExtractor
 
-pytestmark = pytest.mark.skipif(
-    load_spacy() is None, reason="spaCy and its pinned model are not installed: pip install 'memgraph-neo4j[nlp]'")
-
-
-@pytest.fixture(scope="module")
-def ex() -> OfflineExtractor:
-    return OfflineExtractor(load_ontology(), ner="spacy")
-
-
-def facts(ex: OfflineExtractor, text: str) -> set[tuple[str, str, str]]:
-    return {(f.head, f.relation, f.tail) for f in ex.extract_text(text).facts if f.relation != CO_OCCURS}
+pytestmark = needs_spacy
 
 
 def test_a_place_counted_among_the_places_of_y_lies_in_y(ex: OfflineExtractor) -> None:
