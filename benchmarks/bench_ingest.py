@@ -11,6 +11,11 @@ write-path work), run alternately so that both see the same machine load:
   schemas, resolution, bridging, writes, promotion, adjudication.
 
     python benchmarks/bench_ingest.py [--runs 3] [--baseline-ref fdab77e] [--offline 500] [--only offline]
+                                      [--sequential]
+
+`--sequential` (offline): also this checkout with one stage at a time (MemoryConfig.overlap_stages=False),
+and the machine's bound in the same run: the extractor and MiniLM on the passages' texts, each alone, in
+CPU seconds (`bound` below).
 
 The baseline runs from a temporary `git worktree` of the ref, in a child process (its own code and
 Cypher files). Both report passages/s per slice of SLICE passages (graph growth must not slow the
@@ -74,7 +79,13 @@ def child(root: str, mode: str, outcomes_file: str, space: str, batch_size: int,
         else:
             embedder = make_embedder("minilm")
             extractor = make_extractor("offline", ontology, embedder=embedder)
-        memory = MemoryGraph(space=space, store=store, ontology=ontology, embedder=embedder, extractor=extractor)
+        config = {}
+        if mode == "offline-sequential":  # this checkout with one stage at a time (ingest/pipeline.py)
+            from memgraph_neo4j.config import MemoryConfig
+
+            config = {"config": MemoryConfig(overlap_stages=False)}
+        memory = MemoryGraph(space=space, store=store, ontology=ontology, embedder=embedder, extractor=extractor,
+                             **config)
         memory.init()
         slices: list[float] = []
         last = [time.perf_counter(), 0]
@@ -91,6 +102,42 @@ def child(root: str, mode: str, outcomes_file: str, space: str, batch_size: int,
         store.run_implicit("admin/delete_space", space=space)
     print(json.dumps({"seconds": seconds, "passages": report.passages, "facts": report.facts,
                       "promoted": report.promoted, "activated": report.activated, "slices": slices}))
+
+
+def bound(limit: int) -> None:
+    """Runs in this checkout: the machine's bound for the offline ingest of the first `limit` passages, from
+    the two stages that must run, measured alone in CPU seconds: the offline extractor (spaCy, rules and
+    typing) and MiniLM on the passages' texts. On `cores` cores no ingest of these passages can run faster
+    than cores x passages / (their sum). The names and fact texts an ingest also embeds, and the Neo4j
+    server's own work, are not in it."""
+    sys.path.insert(0, str(ROOT))
+    from memgraph_neo4j.contracts import ExtractionInput, NoGuide
+    from memgraph_neo4j.embeddings import make_embedder
+    from memgraph_neo4j.extractors.factory import make_extractor
+    from memgraph_neo4j.ingest.pipeline import passage_rows
+    from memgraph_neo4j.ingest.readers import read_musique_corpus
+    from memgraph_neo4j.memory.ontology import load_ontology
+
+    ontology = load_ontology()
+    rows = passage_rows(read_musique_corpus(DATA / "corpus.json")[:limit], ontology.chunking.tokens,
+                        ontology.chunking.overlap)
+    embedder = make_embedder("minilm")
+    extractor = make_extractor("offline", ontology, embedder=embedder)
+    extractor.extract([ExtractionInput(passage_id="w", doc_id="w", text=rows[0].text)], NoGuide())  # model loads
+    embedder.embed_documents([rows[0].embedding_text])
+    embedder.clear_cache()
+    inputs = [ExtractionInput(passage_id=r.id, doc_id=r.doc_id, text=r.text, title=r.title) for r in rows]
+    began = time.process_time()
+    for start in range(0, len(inputs), 64):
+        extractor.extract(inputs[start : start + 64], NoGuide())
+    extract_cpu = time.process_time() - began
+    embedder.clear_cache()
+    began = time.process_time()
+    embedder.embed_documents([r.embedding_text for r in rows])
+    embed_cpu = time.process_time() - began
+    cores = os.cpu_count() or 1
+    print(json.dumps({"passages": len(rows), "extract_cpu_s": round(extract_cpu, 2), "embed_cpu_s": round(embed_cpu, 2),
+                      "cores": cores, "passages_per_s": round(cores * len(rows) / (extract_cpu + embed_cpu), 1)}))
 
 
 def timed(root: Path, mode: str, outcomes: Path, space: str, batch_size: int, limit: int = 0) -> dict:
@@ -132,6 +179,9 @@ def summary(runs: list[dict]) -> dict:
 
 
 def main() -> None:
+    if len(sys.argv) > 1 and sys.argv[1] == "--bound":
+        bound(int(sys.argv[2]))
+        return
     if len(sys.argv) > 1 and sys.argv[1] == "--child":
         root, mode, outcomes, space, batch_size, limit = sys.argv[2:8]
         child(root, mode, outcomes, space, int(batch_size), int(limit))
@@ -142,6 +192,8 @@ def main() -> None:
     parser.add_argument("--baseline-ref", default=BASELINE_REF)
     parser.add_argument("--offline", type=int, default=0, help="also time the offline ingest of this many passages")
     parser.add_argument("--only", choices=["write", "offline"], help="time only this measurement")
+    parser.add_argument("--sequential", action="store_true",
+                        help="offline: also this checkout with one stage at a time (MemoryConfig.overlap_stages)")
     parser.add_argument("--outcomes", type=Path, help="reuse (or make) the typed replay outcomes at this path")
     parser.add_argument("--out", type=Path, default=ROOT / "benchmarks" / "results" / "ingest.json")
     args = parser.parse_args()
@@ -157,14 +209,28 @@ def main() -> None:
                       "typing_and_replay_prep_s": round(prep, 1), "cores": os.cpu_count()}
             modes = [("write", 0)] + ([("offline", args.offline)] if args.offline else [])
             for mode, limit in [m for m in modes if args.only in (None, m[0])]:
-                ours, theirs = [], []
+                ours, theirs, plain, bounds = [], [], [], []
                 for i in range(args.runs):  # alternate, so both see the same load
                     theirs.append(timed(base, mode, outcomes, f"w_bench_base_{i}", args.batch_size, limit))
                     ours.append(timed(ROOT, mode, outcomes, f"w_bench_ours_{i}", args.batch_size, limit))
                     print(f"{mode} run {i}: baseline {theirs[-1]['seconds']:.1f} s, ours {ours[-1]['seconds']:.1f} s",
                           flush=True)
+                    if mode == "offline" and args.sequential:
+                        plain.append(timed(ROOT, "offline-sequential", outcomes, f"w_bench_seq_{i}", args.batch_size,
+                                           limit))
+                        bounds.append(json.loads(subprocess.run([sys.executable, __file__, "--bound", str(limit)],
+                                                                capture_output=True, text=True, check=True
+                                                                ).stdout.strip().splitlines()[-1]))
+                        print(f"  sequential {plain[-1]['seconds']:.1f} s, bound {bounds[-1]['passages_per_s']} "
+                              "passages/s", flush=True)
                 result[mode] = {"ours": summary(ours), "baseline": summary(theirs),
                                 "speedup": round(summary(theirs)["median_s"] / summary(ours)["median_s"], 2)}
+                if plain:
+                    rate = statistics.median(b["passages_per_s"] for b in bounds)
+                    result[mode].update(sequential=summary(plain), bound_runs=bounds, bound_passages_per_s=rate,
+                                        speedup_over_sequential=round(summary(plain)["median_s"]
+                                                                      / summary(ours)["median_s"], 2),
+                                        share_of_bound=round(summary(ours)["passages_per_s"] / rate, 2))
         finally:
             subprocess.run(["git", "-C", str(ROOT), "worktree", "remove", "--force", str(base)], check=False)
     args.out.parent.mkdir(parents=True, exist_ok=True)

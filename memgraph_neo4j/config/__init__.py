@@ -144,6 +144,10 @@ class MemoryConfig:
     # Larger spaces: an inverted-file copy in process (faiss IVF, approximate like the server's HNSW;
     # 0.7 ms per name at 987k entities against 14.8 ms for the exact product), or False: the server's index
     approximate_neighbours: bool = True
+    # Ingest with an extractor that does not read the guide (offline, replayed triples) runs its stages
+    # side by side: parsing batch n+2, embedding batch n+1, writing batch n (ingest/pipeline.py). False:
+    # one stage at a time, the reference the staged run is tested against.
+    overlap_stages: bool = True
 
 
 EntityWeighting = Literal["mean", "hipporag"]

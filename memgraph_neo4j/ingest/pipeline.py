@@ -11,7 +11,7 @@ import json
 import time
 from collections import deque
 from collections.abc import Callable, Iterable
-from concurrent.futures import ThreadPoolExecutor
+from concurrent.futures import Future, ThreadPoolExecutor
 from dataclasses import dataclass, field
 
 from pydantic import BaseModel, computed_field
@@ -191,12 +191,11 @@ class _PassageStream:
                 documents, self._unwritten = self._unwritten, []
                 return _Batch(inputs, documents, [p for p, _, new in block if new])
 
-    def drain(self, left: _Batch | None = None) -> None:
-        """Writes the documents and new passages no batch will take now (`left`: a batch cut but not
-        written; their extraction is left for the next run)."""
-        if left is not None:
-            self._unwritten = left.documents + self._unwritten
-        self._write_now([p for p, _, new in self._queue if new] + (left.passages if left else []))
+    def drain(self, left: list[_Batch] = ()) -> None:
+        """Writes the documents and new passages no batch will take now (`left`: batches cut but not
+        written, in order; their extraction is left for the next run)."""
+        self._unwritten = [d for b in left for d in b.documents] + self._unwritten
+        self._write_now([p for b in left for p in b.passages] + [p for p, _, new in self._queue if new])
         self._queue.clear()
         while not self.ended:
             self.pull(queue=False)
@@ -264,32 +263,50 @@ def _extract_stream(writer: MemoryWriter, stream: _PassageStream, extractor: Ext
             bar.refresh()
         return batch
 
-    # An extractor that does not read the guide (offline, replayed triples) extracts batch n+1 on a
-    # second thread while batch n is written: the parse overlaps the Neo4j server's work on 2 cores.
-    # One that reads it (LLM) extracts after the previous promotion, as Algorithm 1 orders it.
-    ahead = ThreadPoolExecutor(max_workers=1) if not getattr(extractor, "uses_guide", True) else None
-    batch = next_batch()
-    pending = ahead.submit(extractor.extract, batch.inputs, guide) if ahead and batch else None
+    # Stages of the batches after the one being written (offline extractor, replayed triples: an extractor
+    # that does not read the guide): batch n+2 is parsed on one thread while batch n+1's passages, new
+    # names and likely fact texts are embedded on another (MemoryWriter.warm) and batch n is resolved and
+    # committed here; the write embeds only what the warm-up missed, so the space is the same as a
+    # sequential run's (tests/integration/test_ingest_stages.py). An extractor that reads the guide (LLM)
+    # extracts after the previous promotion, as Algorithm 1 orders it: one batch at a time.
+    staged = not getattr(extractor, "uses_guide", True) and writer.config.overlap_stages
+    parse = ThreadPoolExecutor(max_workers=1, thread_name_prefix="ingest-parse") if staged else None
+    embed = ThreadPoolExecutor(max_workers=1, thread_name_prefix="ingest-embed") if staged else None
+    ahead: deque[tuple[_Batch, Future]] = deque()
+
+    def warmed(batch: _Batch, parsed: Future) -> list:
+        outcomes = parsed.result()
+        writer.warm(outcomes, batch.passages)
+        return outcomes
+
+    def fill() -> None:  # two batches ahead of the write: one parsed, one embedded
+        while len(ahead) < 2 and (batch := next_batch()) is not None:
+            parsed = parse.submit(extractor.extract, batch.inputs, guide)
+            ahead.append((batch, embed.submit(warmed, batch, parsed)))
+
     done = 0
     try:
-        while batch is not None:
-            following = None
-            if pending is not None:
-                outcomes = pending.result()
-                following = next_batch()
-                pending = ahead.submit(extractor.extract, following.inputs, guide) if following else None
+        while True:
+            if staged:
+                fill()
+                if not ahead:
+                    break
+                batch, outcomes = ahead[0][0], ahead.popleft()[1].result()
+                fill()  # the next batches start before this one's write
             else:
+                if (batch := next_batch()) is None:
+                    break
                 outcomes = extractor.extract(batch.inputs, guide)
             done += len(batch.inputs)
             lease.check()
             if _record_batch(writer, outcomes, batch, checker, report, bar, on_batch, done, began):
-                stream.drain(following)
+                stream.drain([b for b, _ in ahead])
                 report.skipped_budget += stream.todo - done
                 break
-            batch = following if ahead is not None else next_batch()
     finally:
-        if ahead is not None:
-            ahead.shutdown(wait=True, cancel_futures=True)
+        for pool in (parse, embed):  # parse first: a warm-up waiting on a cancelled parse then ends too
+            if pool is not None:
+                pool.shutdown(wait=True, cancel_futures=True)
         bar.close()
 
 

@@ -137,3 +137,27 @@ def fact_rows(outcomes: list[ExtractionOutcome], resolution: Resolution, ontolog
     mention_keys = [MentionKeys(p, e, sorted(ks), True if (p, e) in plain else None)
                     for (p, e), ks in sorted(used.items())]
     return FactRows(list(facts.values()), sorted(mentions), dropped, evidence, mention_keys)
+
+
+def likely_texts(outcomes: list[ExtractionOutcome], ontology: Ontology,
+                 stored_keys: set[str]) -> tuple[list[str], list[str]]:
+    """What the write of `outcomes` will most likely embed, known before its resolution (ingest/pipeline.py
+    embeds it ahead): the names whose keys the space does not hold (`stored_keys`: those it does), as
+    resolution writes them (the batch's most frequent spelling of the key), and the texts of the facts
+    naming one of them (a fact between two stored entities may be stored, its vector read back). A guess:
+    a name that resolution merges by similarity changes a fact's text, which the write then embeds."""
+    spellings: dict[str, dict[str, int]] = defaultdict(dict)
+    for m in mentions_of(outcomes, ontology):
+        if key := normalize_entity_name(m.name):
+            name = m.name.strip()
+            spellings[key][name] = spellings[key].get(name, 0) + 1
+    # resolve_mentions' Counter.most_common(1): the highest count, the first seen among equals
+    surface = {key: max(counts, key=counts.__getitem__) for key, counts in spellings.items()}
+    rel = _Memo(lambda r: normalize_relation(r, ontology))
+    texts: dict[str, None] = {}
+    for o in outcomes:
+        for f in o.extraction.facts if o.ok else ():
+            head, tail = normalize_entity_name(f.head), normalize_entity_name(f.tail)
+            if rel[f.relation] and head and tail and head != tail and not {head, tail} <= stored_keys:
+                texts[fact_text(surface[head], rel[f.relation], surface[tail], (f.time or "").strip() or None)] = None
+    return [name for key, name in surface.items() if key not in stored_keys], list(texts)

@@ -14,9 +14,10 @@ from typing import TYPE_CHECKING
 
 from memgraph_neo4j.config import MemoryConfig
 from memgraph_neo4j.contracts import ExtractionOutcome, ExtractionState, MemoryGuide
-from memgraph_neo4j.memory.facts import fact_rows, mentions_of, relation_words
+from memgraph_neo4j.memory.facts import fact_rows, likely_texts, mentions_of, relation_words
 from memgraph_neo4j.memory.lease import version_under_lease
 from memgraph_neo4j.memory.neighbours import ExactEntityLookup, SpaceVectors
+from memgraph_neo4j.memory.normalize import normalize_entity_name
 from memgraph_neo4j.memory.ontology import Ontology
 from memgraph_neo4j.memory.promotion import Demotion, demote_below_bar, promote, promotion_bar
 from memgraph_neo4j.memory.resolve import resolve_mentions
@@ -117,10 +118,26 @@ class MemoryWriter:
     def write_passages(self, rows: list[PassageRow], documents: list[DocumentRow] = ()) -> None:
         """Documents and passages with their embeddings and title keys (added here), linked by NEXT within a
         document, in stamped transactions of their own (a batch of extractions writes its passages itself)."""
-        _prepare(rows, _embed(self.embedder, [r.embedding_text for r in rows]))
+        todo = [r for r in rows if r.embedding is None]  # not embedded ahead (warm)
+        _prepare(todo, _embed(self.embedder, [r.embedding_text for r in todo]))
         for version in self.passages.write_passages(rows, list(documents)):  # nothing of the copies' kinds
             self.lookup.vectors.advanced(version)
             self.fact_vectors.advanced(version)
+
+    def warm(self, outcomes: list[ExtractionOutcome], passages: list[PassageRow]) -> None:
+        """Embeds what the write of this batch will embed, ahead of it (the ingest pipeline runs this beside
+        the previous batch's write): the passages' vectors go on their rows; the names resolution will look
+        up by meaning and the likely fact texts (memory/facts.likely_texts) are only kept by the embedder,
+        whose vector of a text is a pure function of it. The write then embeds what this missed, so the
+        batch is written as without it. One read: which of the batch's names the space holds."""
+        if self.embedder is None:
+            return
+        keys = sorted({k for m in mentions_of(outcomes, self.ontology) if (k := normalize_entity_name(m.name))})
+        stored = {hit.key for hit in self.entities.lookup_aliases(keys)} if keys else set()
+        names, facts = likely_texts(outcomes, self.ontology, stored)
+        todo = [p for p in passages if p.embedding is None]
+        vectors = _embed(self.embedder, names + facts + [p.embedding_text for p in todo])
+        _prepare(todo, vectors[len(names) + len(facts):])
 
     def _embed_batch(self, facts: list[FactRow], passages: list[PassageRow], stored_entities: set[str]) -> None:
         """Embeddings for the batch's facts, schemas and new passages, in one embedding call (the embedder
@@ -146,12 +163,13 @@ class MemoryWriter:
         fact_vectors.update(copied)
         texts = {f.text: None for f in facts if f.id not in fact_vectors}  # a text once per call
         texts.update({text: None for sid, text in schema_texts.items() if sid not in held_schemas})
-        vectors = _embed(self.embedder, list(texts) + [p.embedding_text for p in passages])
+        todo = [p for p in passages if p.embedding is None]  # not embedded ahead (warm)
+        vectors = _embed(self.embedder, list(texts) + [p.embedding_text for p in todo])
         embedded = dict(zip(texts, vectors))
         self.embedding_counts.update(facts=len({f.text for f in facts}), schemas=len(schema_texts),
-                                     passages=len(passages), embedded=len(vectors),
+                                     passages=len(passages), embedded=len(vectors) + len(passages) - len(todo),
                                      reused=len(fact_vectors) + len(held_schemas) + len(kept))
-        _prepare(passages, vectors[len(texts):])
+        _prepare(todo, vectors[len(texts):])
         for row in facts:
             row.embedding = fact_vectors[row.id] if row.id in fact_vectors else embedded[row.text]
             row.schema_embedding = held_schemas.get(row.schema_id) or embedded[schema_texts[row.schema_id]]
