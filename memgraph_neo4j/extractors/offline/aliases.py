@@ -5,7 +5,9 @@ tests/fixtures/offline_precision.json):
   nickname and the surname, as a title would name him ("Bob Marsh"), with the full name an alias
   (``nicknames``); the NER split such names at the quotes or kept the quotes in;
 - a name in another language in brackets ('X (German: Y)', 'X (in Catalan: "Y")') is an alias of X
-  (``bracket_aliases``); the parse read the bracket's name as the subject of the sentence.
+  (``bracket_aliases``); the parse read the bracket's name as the subject of the sentence;
+- a name the bracket says X is also called: 'X (released in the US as "Y")', 'X, 2005 (sometimes also
+  called Y)', 'X (aka "Y")' (``bracket_aliases`` too): the bracket's words hang on X, not on the sentence.
 """
 
 from __future__ import annotations
@@ -25,6 +27,14 @@ _LIFE = re.compile(r"\s*\(\s*(?:born\s|b\.|\d|[A-Z][a-z]+\.?\s+\d)")  # "X (born
 _LANGUAGE = (r"(?:[A-Z][a-z]+(?:ish|ese|ian|an|ic|i)|French|Dutch|Greek|Latin|Czech|Thai|Urdu|Hebrew|Welsh|Basque|"
              r"Malay|Slovak|Tamil|Yiddish|Sanskrit|Maori|Tibetan|Nepali)")
 _BRACKET = re.compile(rf"\s*\(\s*(?:in\s+)?(?:[A-Z][a-z]+\s+)?{_LANGUAGE}\s*:\s*(?P<rest>[^()]*)\)")
+# "(sometimes also called Y)", "(released in the US as "Y")", "(aka Y)"; a year may sit between ("Act, 2005 (...")
+_ADVERBS = r"(?:(?:sometimes|also|often|originally|formerly|later|now|simply|commonly|usually|better|widely|locally|" \
+           r"officially|popularly|informally)\s+)*"
+_CALLED = re.compile(rf"(?P<year>\s*,\s*\d{{4}})?\s*\(\s*{_ADVERBS}(?:called|known\s+as|aka|a\.k\.a\.|nicknamed|titled|"
+                     rf"entitled|referred\s+to\s+as|(?:released|published|distributed|shown)\s+(?:in\s+[^()\"\u201c]{{1,40}}?\s+)?as)"
+                     rf"\s+(?P<rest>[^()]*)\)")
+_LAST_OF = re.compile(r".*\sof\s+(?:the\s+)?")
+_WHERE = re.compile(r"\s+in\s+(?:the\s+)?$")  # the words before a place that ends the bracket
 _QUOTED = re.compile(r"(?:\"|\u201c|``)\s*(?P<name>[^\"\u201d]+?)\s*(?:\"|\u201d|'')")  # "d'Esquerra" keeps its '
 _PLAIN = re.compile(r"[\s\u200e\u200f\u2013\u2014-]*(?P<name>[^\s;,\u2013\u2014][^;,\u2013\u2014]*?)"
                     r"\s*(?:[;,\u2013\u2014]|$)")
@@ -54,14 +64,24 @@ def bracket_aliases(text: str, sent: list[Mention]) -> list[tuple[Mention, Menti
     mention that replaces the parts of it the NER found in `sent`."""
     out = []
     for a in list(sent):
-        m = _BRACKET.match(text, a.end)
+        m = _BRACKET.match(text, a.end) or _CALLED.match(text, a.end)
         if m is None or a.kind != "name" or a.ref is not None:
             continue
         q = _QUOTED.search(m["rest"]) or _PLAIN.match(m["rest"])
         if q is None or not any(c.isalpha() for c in q["name"]):
             continue
         s, e = m.start("rest") + q.start("name"), m.start("rest") + q.end("name")
+        while s < e and text[s] in "\"\u201c'`":  # 'aka "Wretch' with no closing quote
+            s += 1
+        if text[s : s + 4] in ("the ", "The "):
+            s += 4  # "called the Omnibus Act": a name's leading article
+        if m.re is _CALLED and q.re is _PLAIN:  # "(known as Y in the United States)": where, not the name
+            e = next((w.start() + s for x in sent if x.label == "Place" and x.end == e and x.start > s
+                      and (w := _WHERE.search(text[s : x.start]))), e)
         b = next((x for x in sent if (x.start, x.end) == (s, e)), None) or Mention(s, e, text[s:e], "name", a.label)
         sent[:] = sorted([x for x in sent if not (s <= x.start and x.end <= e)] + [b], key=lambda x: x.start)
+        if m.re is _CALLED and m["year"] and (of := _LAST_OF.search(a.text)):  # "Title IV of the X Act, 2005 (...)":
+            whole, a = a, Mention(a.start + of.end(), a.end, a.text[of.end() :], "name", a.label)  # the year names
+            sent[:] = [a if x is whole else x for x in sent]  # the Act, the bracket renames it
         out.append((a, b))
     return out

@@ -27,6 +27,7 @@ AMBIGUOUS_CLASS = frozenset({"model", "title", "rank", "office", "position", "sh
 NEAR = 10  # tokens between a relative pronoun or a participle and the noun it hangs on, at most
 _NOT_WHO = frozenset({"Work", "Place", "Date", "Product", "Event", "Quantity"})
 _KIND_TYPES = frozenset({"Work", "Organization"})  # a place or person topic is not read from "the city"/"the man"
+_THEY = frozenset({"Organization", "Group"})  # a topic "they" may stand for
 _MONTHS = frozenset("january february march april may june july august september october november december".split())
 
 
@@ -145,6 +146,8 @@ class Arguments:
             return []
         person = topic.label == "Person"
         if (low in ("he", "she") and person) or (low == "it" and not person and topic.label is not None):
+            return [Mention(tok.idx, tok.idx + len(tok), tok.text, "name", ref=topic)]
+        if low == "they" and topic.label in _THEY:  # "Based in Mexico City, they are led by X": a band, a team
             return [Mention(tok.idx, tok.idx + len(tok), tok.text, "name", ref=topic)]
         return []
 

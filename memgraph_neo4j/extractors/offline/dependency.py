@@ -24,13 +24,16 @@ from dataclasses import dataclass
 from typing import Any
 
 from memgraph_neo4j.extractors.offline.arguments import COPULAS, NEAR, SUBJ, Arguments, such_as
+from memgraph_neo4j.extractors.offline.attachment import in_place_phrase, outer_noun
 from memgraph_neo4j.extractors.offline.borders import border_facts
 from memgraph_neo4j.extractors.offline.casting import known_for_role, playing_facts, role_facts, star_facts
+from memgraph_neo4j.extractors.offline.members import member_facts
 from memgraph_neo4j.extractors.offline.ner import Mention
 from memgraph_neo4j.extractors.offline.nominals import work_maker, work_year
 from memgraph_neo4j.extractors.offline.one_of import one_of_facts
 from memgraph_neo4j.extractors.offline.patterns import NP_OF_SKIP, PLACE_NOUNS
 from memgraph_neo4j.extractors.offline.relatives import relative_facts
+from memgraph_neo4j.extractors.offline.under_name import under_name
 from memgraph_neo4j.extractors.offline.verbs import (
     AWARD_WORDS,
     DATE_RELATIONS,
@@ -65,33 +68,6 @@ class DepFact:
     time: str | None = None
 
 
-def _in_place_phrase(tok: Any) -> bool:
-    """A name at the end of a locative phrase ("in Manhattan, New York"): a participle after it is about
-    what the phrase locates (measured: "Canada, located between ...", "New York established in 1876")."""
-    tok = _phrase_end(tok)
-    return tok.dep_ == "pobj" and tok.head.lower_ in ("in", "of", "at", "near") and tok.ent_type_ in ("GPE", "LOC")
-
-
-def _phrase_end(tok: Any) -> Any:
-    while tok.dep_ in ("appos", "conj", "npadvmod", "compound") and tok.head.i != tok.i:
-        tok = tok.head
-    return tok
-
-
-def _outer_noun(tok: Any) -> Any | None:
-    """The noun a prepositional phrase ending in `tok` hangs on: "a school in Manhattan, New York" -> school,
-    "a biopic about Amy Johnson" -> biopic (a participle after the phrase may be about that noun)."""
-    tok = _phrase_end(tok)
-    if tok.dep_ == "pobj" and tok.head.dep_ == "prep" and tok.head.head.pos_ == "NOUN":
-        return tok.head.head
-    # "a film directed by X, written by Y and starring Z": the parse hangs "written" on X; the noun the
-    # first participle is about
-    by = tok.head.head if tok.dep_ == "pobj" and tok.head.dep_ == "agent" else None
-    if by is not None and by.dep_ == "acl" and by.head.pos_ == "NOUN":
-        return by.head
-    return None
-
-
 class DependencyRelations:
     """Facts of one sentence from its parse; relation names are the ontology's or normalised phrases."""
 
@@ -122,9 +98,9 @@ class DependencyRelations:
             if tok.pos_ == "NOUN" and self._work_types:
                 out += [self._fact(h, r, t, None) for h, r, t in (*work_year(tok, args, self._work_types),
                                                                   *work_maker(tok, args)) if self._typed(r, h, t)]
-            if tok.pos_ == "NOUN":  # "X's brother Y", "X and wife Y"; "her role as P in X"
-                out += [self._fact(h, r, t, None) for h, r, t in (*relative_facts(tok, args), *role_facts(tok, args))
-                        if self._typed(r, h, t)]
+            if tok.pos_ == "NOUN":  # "X's brother Y", "X and wife Y"; "her role as P in X"; "its members were A, B"
+                out += [self._fact(h, r, t, None) for h, r, t in (*relative_facts(tok, args), *role_facts(tok, args),
+                                                                  *member_facts(tok, args)) if self._typed(r, h, t)]
         return [f for f in out if f.relation in self._relations or not (f.head.by_kind or f.tail.by_kind)]
 
     # -- verbs ---------------------------------------------------------------------------------
@@ -135,8 +111,8 @@ class DependencyRelations:
         if subs or depth > 3:
             return subs, passive
         if v.dep_ in ("relcl", "acl"):  # "Y, founded in 1990", "a film directed by X"
-            if v.dep_ == "acl" and _in_place_phrase(v.head):  # "a school in Manhattan, New York established
-                outer = _outer_noun(v.head)  # in 1876": the school, not New York
+            if v.dep_ == "acl" and in_place_phrase(v.head):  # "a school in Manhattan, New York established
+                outer = outer_noun(v.head)  # in 1876": the school, not New York
                 return [outer] if outer is not None else [], passive or v.tag_ == "VBN"
             return [v.head] if 0 < v.i - v.head.i <= NEAR else [], passive or v.tag_ == "VBN"
         if v.dep_ in ("conj", "xcomp", "advcl") and v.head.pos_ in ("VERB", "AUX"):
@@ -164,17 +140,20 @@ class DependencyRelations:
             return []
         # "a biopic about Amy Johnson, directed by X": when the relation's types rule out the name the
         # participle hangs on, it is about the noun that name's phrase modifies
-        outer = _outer_noun(u.head) if u.dep_ == "acl" and not _in_place_phrase(u.head) else None
+        outer = outer_noun(u.head) if u.dep_ == "acl" and not in_place_phrase(u.head) else None
         alt = [m for m in args.expand(outer) if m.kind == "name"] if outer is not None else []
         lemma = " ".join([v.lemma_.lower(), *(c.lower_ for c in v.children if c.dep_ == "prt")])
         dobjs = [c for c in v.children if c.dep_ in ("dobj", "oprd")]
         light = next((c for c in dobjs if c.lemma_ in ("part", "place") and c.i not in args.of), None)
         if light is not None:  # "took part in", "took place in"
             lemma, dobjs = f"{lemma} {light.lemma_}", []
+        aliases, used = under_name(v, subjects, args)  # "sold under the name "X"": X is no object of "sold"
+        dobjs = [c for c in dobjs if c.i not in used]
         objects: list[tuple[str, Any]] = [("", c) for c in dobjs]
         for c in v.children:
             if c.dep_ in ("prep", "agent"):
                 objects += [(c.lower_, g) for g in c.children if g.dep_ == "pobj"]
+        objects = [(p, o) for p, o in objects if o.i not in used]  # "under the name X": an alias, above
         objects += [(p, g) for p, o in objects if o.i not in args.of for g in such_as(o)]  # "films such as X"
         if not objects:  # "directed and produced by X": the agent of the next participle is this one's too
             objects += [("by", g) for c in v.children if c.dep_ == "conj" and c.tag_ == "VBN"
@@ -186,6 +165,7 @@ class DependencyRelations:
         # "The film stars A, B": actors, whatever the NER called one (Morgan Freeman a place: MuSiQue's Red)
         out = [self._fact(h, r, t, None) for h, r, t in star_facts(v, subjects, args)
                if self._typed(r, h, t) or (r == "cast_member" and self._retype(r, h, t, tail_only=True))]
+        out += [self._fact(h, r, t, None) for h, r, t in aliases]
         for prep, o in objects:
             if prep == "as" and (v.lemma_ == "star" or known_for_role(v)):  # "stars A as P": casting.py
                 continue
@@ -343,8 +323,10 @@ class DependencyRelations:
             for pobj in (g for g in p.children if g.dep_ == "pobj"):
                 rel = self._noun_relation(words, noun.lemma_.lower(), p.lower_, article)
                 if rel is None and p.lower_ in ROLE_PREPS:  # "a physicist at Fermilab", "a politician from the X Party"
+                    # the NER reads "Sam Houston State University" as a person: the name's last word knows better
                     out += [self._fact(h, ROLE_PREPS[p.lower_], t, None) for t in self._noun_objects(pobj, args, False)
-                            if t.label == "Organization" for h in heads if h.target.label == "Person"]
+                            if "Organization" in (t.label, args.type_of(t.text))
+                            for h in heads if h.target.label == "Person"]
                 if rel is None:
                     continue
                 relation, reverse = rel

@@ -33,6 +33,7 @@ _TRAILING = re.compile(r"\s+(?:at|from|of|in|on|the|and|or|for|to|by|with)$")
 # "Royal Borough of Kensington & Chelsea": these heads take their "of" complement into the name
 _OF_HEADS = frozenset("Borough County District Province Republic Kingdom Duchy Principality Municipality Region "
                       "University Institute College Academy Museum Ministry Department Council Society Bank".split())
+_OF_THE = re.compile(r" of (?:the )?")
 _ABBREVIATION = re.compile(r"\s*\(\s*([A-Z][A-Z&.]{1,9})\s*\)")
 # "Hyperkalemic periodic paralysis (HYPP, HyperKPP)": two or more short forms, each with two capitals at least
 _ABBREVIATION_LIST = re.compile(r"\s*\(\s*([A-Z][\w&.]{1,9}(?:\s*,\s*[A-Z][\w&.]{1,9})+)\s*\)")
@@ -128,21 +129,34 @@ def abbreviations(text: str, names: list[Mention], taken: list[Mention]) -> list
     and starts with one of them (a translated name keeps its letters in another order: "Nationalist Party of
     the Valencian Country (PNPV)"); the abbreviation's mention is one of `taken` when the NER found it, else
     a new one."""
-    out = []
-    for a in names:
+    out, joined = [], []
+    for i, a in enumerate(names):
         m = _ABBREVIATION.match(text, a.end)
         if a.kind == "name" and a.ref is None and m is None:
             out += _abbreviation_list(text, a, taken)
         if m is None or a.kind != "name" or a.ref is not None:
             continue
         abbr = m[1].replace(".", "")
-        initials = {w[0].upper() for w in re.findall(r"[\w'-]+", a.text) if w[0].isupper()}
-        if abbr[0] not in initials or len(set(abbr) & initials) < min(2, len(set(abbr))):
-            continue  # "Valencian Country (PCPV)": the NER cut "Communist Party of the" off
+        if not _fits(abbr, a.text):  # "Valencian Country (PCPV)": the NER cut "Communist Party of the" off; the
+            prev = names[i - 1] if i else None  # letters tell, and the two are one name
+            if prev is None or prev.kind != "name" or not _OF_THE.fullmatch(text[prev.end : a.start]) \
+                    or not _fits(abbr, text[prev.start : a.end]):
+                continue
+            whole = Mention(prev.start, a.end, text[prev.start : a.end], "name", prev.label)
+            joined.append((prev, a, whole))
+            a = whole
         s, e = m.span(1)
         b = next((x for x in taken if (x.start, x.end) == (s, e)), None) or Mention(s, e, m[1], "name", a.label)
         out.append((a, b))
+    for prev, a, whole in joined:  # the joined name replaces its two parts in the sentence's mentions
+        taken[:] = sorted([x for x in taken if x is not prev and x is not a] + [whole], key=lambda x: x.start)
     return out
+
+
+def _fits(abbr: str, name: str) -> bool:
+    """ABBR starts with one of the name's initials and shares two letters with them at least."""
+    initials = {w[0].upper() for w in re.findall(r"[\w'-]+", name) if w[0].isupper()}
+    return abbr[0] in initials and len(set(abbr) & initials) >= min(2, len(set(abbr)))
 
 
 def _abbreviation_list(text: str, a: Mention, taken: list[Mention]) -> list[tuple[Mention, Mention]]:

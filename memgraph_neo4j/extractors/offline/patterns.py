@@ -150,6 +150,7 @@ _CLASS_STOP = frozenset(
 )
 _LIST_END = re.compile(r",?\s+(?:and|or)\b")
 _LIST_GAP = re.compile(r"\s*,\s*(?:and\s+|or\s+)?|\s+(?:and|or)\s+")
+_AND_GAP = re.compile(r"\s*,?\s*(?:and|or)\s+")
 TIME_AFTER = re.compile(r"\s*,?\s*(in|on|from|since|until|till|between)\s+")
 # the end of a range after its first date, when the NER did not read the two as one mention (spaCy:
 # "1975" a DATE, "1979" a DATE or nothing at all, by the sentence's context)
@@ -215,18 +216,40 @@ def comma_pairs(text: str, names: list[Mention]) -> list[tuple[Mention, Mention,
     of containment
     ("in Merrimack County, New Hampshire, United States": each place in the next).
     """
-    out = []
-    i = 0
-    while i < len(names) - 1:
+    runs, i = [], 0
+    while i < len(names):
         j = i
         while j + 1 < len(names) and text[names[j].end : names[j + 1].start] == ", ":
             j += 1
+        runs.append((i, j))
+        i = j + 1
+    out = []
+    for n, (i, j) in enumerate(runs):
         # "Amsterdam, Germany, London, and at the ...", "Maryland and Washington, D.C."
         listed = bool(_LIST_END.match(text, names[j].end)) or (
             i > 0 and bool(_LIST_GAP.fullmatch(text[names[i - 1].end : names[i].start])))
+        if listed and j == i + 1 and _paired(text, names, runs, n):
+            listed = False  # "Hershey, Pennsylvania, and Akron, Ohio": two places, each with its state
         out += [(names[k], names[k + 1], listed, listed) for k in range(i, j)]
-        i = j + 1
     return out
+
+
+def _paired(text: str, names: list[Mention], runs: list[tuple[int, int]], n: int) -> bool:
+    """Runs n and its neighbour across "and"/"or" are both 'A, B' pairs, with no third name listed before
+    or after them: a list of two places named with their regions, not a list of four."""
+    def pair(k: int) -> bool:
+        return 0 <= k < len(runs) and runs[k][1] == runs[k][0] + 1
+
+    def joined(k: int) -> bool:  # runs k and k + 1 are joined by "(,) and/or"
+        return bool(_AND_GAP.fullmatch(text[names[runs[k][1]].end : names[runs[k + 1][0]].start]))
+
+    def alone(k: int) -> bool:  # nothing listed before run k and after run k + 1
+        before = k > 0 and bool(_LIST_GAP.fullmatch(text[names[runs[k - 1][1]].end : names[runs[k][0]].start]))
+        after = k + 2 < len(runs) and bool(
+            _LIST_GAP.fullmatch(text[names[runs[k + 1][1]].end : names[runs[k + 2][0]].start]))
+        return not (before or after)
+
+    return any(pair(k) and pair(k + 1) and joined(k) and alone(k) for k in (n - 1, n) if 0 <= k < len(runs) - 1)
 
 
 def is_subject(text: str, sent_start: int, a: Mention, ments: list[Mention]) -> bool:

@@ -78,8 +78,9 @@ PHRASES: dict[str, Mapped] = _table({
 DATE_RELATIONS: dict[str, str] = {
     **dict.fromkeys("born in|born on|born".split("|"), "birth_date"),
     **dict.fromkeys("die in|die on|die".split("|"), "date_of_death"),
-    **dict.fromkeys("found|establish|form|incorporate|open|build|construct|set up|co-found|create|launch".split("|"),
-                    "inception"),
+    # a product's development or design dates it too: "a seaplane developed in 1929", "designed in the 1920s"
+    **dict.fromkeys("found|establish|form|incorporate|open|build|construct|set up|co-found|create|launch|develop|"
+                    "design".split("|"), "inception"),
     **dict.fromkeys("release|publish|premiere|air|broadcast|issue".split("|"), "publication_date"),
     **dict.fromkeys("take place|take place on|take place in|hold|occur|happen".split("|"), "occurred_on"),
 }
