@@ -145,11 +145,9 @@ class Arguments:
         if topic is None or tok.dep_ not in SUBJ:
             return []
         person = topic.label == "Person"
-        if (low in ("he", "she") and person) or (low == "it" and not person and topic.label is not None):
-            return [Mention(tok.idx, tok.idx + len(tok), tok.text, "name", ref=topic)]
-        if low == "they" and topic.label in _THEY:  # "Based in Mexico City, they are led by X": a band, a team
-            return [Mention(tok.idx, tok.idx + len(tok), tok.text, "name", ref=topic)]
-        return []
+        agrees = ((low in ("he", "she") and person) or (low == "it" and not person and topic.label is not None)
+                  or (low == "they" and topic.label in _THEY))  # "Based in Mexico City, they are led by X": a band
+        return [Mention(tok.idx, tok.idx + len(tok), tok.text, "name", ref=topic)] if agrees else []
 
     def _proper(self, tok: Any) -> list[Mention]:
         """A proper-noun phrase the NER missed ("Battle of Britain"), as a new mention."""

@@ -234,7 +234,8 @@ class LocalEngine(StoreProjections):
                 self._push_kept = self._push[0] if self._push is not None else None
                 if self._push is not None and self._push[0] == copy.uid:
                     return self._push[1]
-            from memgraph_neo4j.retrieval.ppr.push import build_push_graph, update_push_graph  # numba: here only
+            from memgraph_neo4j.retrieval.ppr.push import build_push_graph  # numba: here only
+            from memgraph_neo4j.retrieval.ppr.push_update import update_push_graph
 
             began = time.perf_counter()
             config, form, corrected = self.config, None, False

@@ -22,8 +22,6 @@ without this read 7.9M-60M entries (176-882 ms); compiled, with the hubs absorbi
 from __future__ import annotations
 
 import math
-import os
-from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 
 import numpy as np
@@ -34,10 +32,12 @@ from memgraph_neo4j.config import RetrievalConfig
 from memgraph_neo4j.retrieval.ppr.local import personalized_pagerank
 from memgraph_neo4j.retrieval.ppr.slotted import SlottedRows
 
-__all__ = ["PushGraph", "build_push_graph", "push_pagerank", "update_push_graph"]
+__all__ = ["LAZY_SHARE", "PushGraph", "build_push_graph", "grown", "push_pagerank"]
 
 MAX_HUBS = 64  # hub vectors held: 64 x n float64, and their residual (~1.1 GB at 1.1M nodes); 100k needs 15
-CORRECTION_THREADS = 4  # at most, and at most one per core
+# of the bound epsilon·degree(v) a hub vector keeps: its explicit residual is pushed below (1 - LAZY_SHARE)
+# of it; the rest is room for the change a hub row's new degree makes, held as a coefficient (push_update.py)
+LAZY_SHARE = 0.5
 OWED_BLOCK = 1 << 16  # nodes per block of hub_rows_owed's product: 15 hubs x 65,536 x 8 B = 7.9 MB
 
 
@@ -56,6 +56,13 @@ class PushGraph:
     # (hubs, hubs): what the residual still adds to G_h at the hub rows, exactly (hub_rows_owed): there the
     # residual left beside a hub of degree D adds up to epsilon·D, which the push does not chase
     hub_owed: np.ndarray | None = None
+    # (hubs, hubs): lazy[h, q] · A[hubs[q]] is residual of hub h not written out (A: the adjacency now): what
+    # hub q's renormalised row added to it (push_update.py); 0 in a form built afresh
+    lazy: np.ndarray | None = None
+    # the entries of P, and at least as many as any row that is not a hub holds: a correction then tells
+    # the hub set unchanged from the rows it touched (push_update.py), without a pass over every row
+    entries: int | None = None
+    below: int | None = None
 
 
 def hub_rows(counts: np.ndarray) -> np.ndarray:
@@ -81,7 +88,8 @@ def build_push_graph(transition_t: sparse.csr_matrix, degree: np.ndarray, dampin
     the queries' `epsilon`. `reported`: the nodes whose scores a ranking reports (hub_rows_owed; None: all)."""
     transition = _forward(transition_t)
     n = transition.n
-    hubs = hub_rows(transition.counts())
+    counts = transition.counts()
+    hubs = hub_rows(counts)
     absorbing = np.zeros(n, dtype=np.bool_)
     absorbing[hubs] = True
     seeds = np.zeros((n, len(hubs)))
@@ -91,14 +99,16 @@ def build_push_graph(transition_t: sparse.csr_matrix, degree: np.ndarray, dampin
     degree = np.asarray(degree, dtype=np.float64)
     # in buffers with room to grow: the corrections widen them in place
     scores, residual = grown(np.ascontiguousarray(scores.T), n), grown(np.ascontiguousarray(residual.T), n)
-    # pushed until no node's residual is above epsilon·degree: the bound a correction keeps, and it then
-    # looks only where a change moved a residual or a degree
-    everywhere, threshold = np.arange(n, dtype=np.int64), epsilon * degree
+    # pushed until no node's residual is above (1 - LAZY_SHARE)·epsilon·degree: the bound a correction
+    # keeps (push_update.py), and it then looks only where a change moved a residual or a degree
+    everywhere, factor = np.arange(n, dtype=np.int64), (1.0 - LAZY_SHARE) * epsilon
+    nowhere = np.zeros(n, dtype=np.bool_)  # no node absorbs in a hub's own vector
     for column in range(len(hubs)):
-        _push_signed(transition.start, transition.end, transition.indices, transition.data, threshold, damping,
-                     scores[column], residual[column], everywhere)
+        _push_signed(transition.start, transition.end, transition.indices, transition.data, factor, degree,
+                     damping, scores[column], residual[column], everywhere, nowhere)
     return PushGraph(transition, degree, hubs, absorbing, scores, residual,
-                     hub_rows_owed(scores, residual, degree, hubs, reported))
+                     hub_rows_owed(scores, residual, degree, hubs, reported), np.zeros((len(hubs), len(hubs))),
+                     int(counts.sum()), int(np.delete(counts, hubs).max(initial=0)))
 
 
 def hub_rows_owed(scores: np.ndarray, residual: np.ndarray, degree: np.ndarray, hubs: np.ndarray,
@@ -124,10 +134,11 @@ def hub_rows_owed(scores: np.ndarray, residual: np.ndarray, degree: np.ndarray, 
 
 
 @njit(cache=True, nogil=True)
-def _drain(start, end, indices, data, threshold, absorbing, damping, scores, residual, queue, queued,
+def _drain(start, end, indices, data, factor, degree, absorbing, damping, scores, residual, queue, queued,
            size):  # pragma: no cover
     """Push the `size` nodes queued at queue[0:size], first in first out, and every node whose |residual|
-    comes to exceed its threshold (absorbing nodes keep theirs), until none is queued. Row u of P is
+    comes to exceed its threshold factor·degree (absorbing nodes keep theirs), until none is queued: the
+    thresholds are not an n-long array (1.1M nodes: 2 ms a query, 2 ms a correction). Row u of P is
     indices/data[start[u]:end[u]]."""
     n = len(start)
     head = 0  # queue is circular: a node is queued at most once at a time
@@ -143,14 +154,14 @@ def _drain(start, end, indices, data, threshold, absorbing, damping, scores, res
         for e in range(start[u], end[u]):
             v = indices[e]
             residual[v] += handed * data[e]
-            if not queued[v] and not absorbing[v] and abs(residual[v]) > threshold[v]:
+            if not queued[v] and not absorbing[v] and abs(residual[v]) > factor * degree[v]:
                 queue[(head + size) % n] = v
                 size += 1
                 queued[v] = True
 
 
 @njit(cache=True, nogil=True)
-def _push(start, end, indices, data, threshold, absorbing, seeds, weights, damping, scores,
+def _push(start, end, indices, data, factor, degree, absorbing, seeds, weights, damping, scores,
           residual):  # pragma: no cover
     n = len(start)
     queue = np.empty(n, dtype=np.int64)
@@ -160,11 +171,11 @@ def _push(start, end, indices, data, threshold, absorbing, seeds, weights, dampi
         residual[seeds[i]] += weights[i]
     for i in range(len(seeds)):
         u = seeds[i]
-        if not absorbing[u] and not queued[u] and residual[u] > threshold[u]:
+        if not absorbing[u] and not queued[u] and residual[u] > factor * degree[u]:
             queue[size] = u
             size += 1
             queued[u] = True
-    _drain(start, end, indices, data, threshold, absorbing, damping, scores, residual, queue, queued, size)
+    _drain(start, end, indices, data, factor, degree, absorbing, damping, scores, residual, queue, queued, size)
 
 
 def push_pagerank(graph: PushGraph, teleport: np.ndarray, damping: float, epsilon: float) -> np.ndarray:
@@ -176,9 +187,9 @@ def push_pagerank(graph: PushGraph, teleport: np.ndarray, damping: float, epsilo
     if not len(seeds):
         return scores
     weights = teleport[seeds]
-    threshold = epsilon * float(weights.sum()) * graph.degree
+    factor = epsilon * float(weights.sum())
     p = graph.transition
-    _push(p.start, p.end, p.indices, p.data, threshold, graph.absorbing,
+    _push(p.start, p.end, p.indices, p.data, factor, graph.degree, graph.absorbing,
           seeds.astype(np.int64), weights, damping, scores, residual)
     if len(graph.hubs):
         at_hubs = residual[graph.hubs]
@@ -189,71 +200,25 @@ def push_pagerank(graph: PushGraph, teleport: np.ndarray, damping: float, epsilo
 
 
 @njit(cache=True, nogil=True)
-def _push_signed(start, end, indices, data, threshold, damping, scores, residual, candidates):  # pragma: no cover
-    """_push without absorbing nodes, from a residual of either sign (a correction): pushes every node
-    whose |residual| exceeds its threshold, until none does. Only `candidates` are looked at first: every
-    other node is within its threshold already (a correction's residual moved at the entries it touched,
-    thresholds at the rows whose degree changed; a full scan was 15 x 1.1M nodes per write at 100k)."""
+def _push_signed(start, end, indices, data, factor, degree, damping, scores, residual, candidates,
+                 nowhere):  # pragma: no cover
+    """_push without absorbing nodes (`nowhere`: all False), from a residual of either sign (a correction):
+    pushes every node whose |residual| exceeds its threshold, until none does. Only `candidates` are
+    looked at first: every other node is within its threshold already (a correction's residual moved at
+    the entries it touched, thresholds at the rows whose degree changed; a full scan was 15 x 1.1M nodes
+    per write at 100k)."""
     n = len(start)
     queue = np.empty(n, dtype=np.int64)
     queued = np.zeros(n, dtype=np.bool_)
     size = 0
     for i in range(len(candidates)):
         u = candidates[i]
-        if not queued[u] and abs(residual[u]) > threshold[u]:
+        if not queued[u] and abs(residual[u]) > factor * degree[u]:
             queue[size] = u
             size += 1
             queued[u] = True
-    _drain(start, end, indices, data, threshold, np.zeros(n, dtype=np.bool_), damping, scores, residual, queue,
+    _drain(start, end, indices, data, factor, degree, nowhere, damping, scores, residual, queue,
            queued, size)
-
-
-@njit(cache=True, nogil=True)
-def _row_changes(start, end, indices, data, n_old, rows, new_indptr, new_indices, new_data):  # pragma: no cover
-    """ΔP over the changed rows, CSR (row j for rows[j]): new row minus old (old: empty past n_old), both
-    sorted, merged so an entry both hold is one. A Type hub's row changes in every entry (its degree
-    moved), so the hubs' residuals then take one write per entry, not two."""
-    total = 0
-    for j in range(len(rows)):
-        u = rows[j]
-        total += new_indptr[j + 1] - new_indptr[j] + (end[u] - start[u] if u < n_old else 0)
-    out_ptr = np.zeros(len(rows) + 1, dtype=np.int64)
-    out_indices = np.empty(total, dtype=np.int64)
-    out_data = np.empty(total)
-    at = 0
-    for j in range(len(rows)):
-        u = rows[j]
-        a, a_end = (start[u], end[u]) if u < n_old else (0, 0)
-        b, b_end = new_indptr[j], new_indptr[j + 1]
-        while a < a_end or b < b_end:
-            if a == a_end or (b < b_end and new_indices[b] < indices[a]):
-                out_indices[at], out_data[at] = new_indices[b], new_data[b]
-                b += 1
-            elif b == b_end or indices[a] < new_indices[b]:
-                out_indices[at], out_data[at] = indices[a], -data[a]
-                a += 1
-            else:
-                out_indices[at], out_data[at] = indices[a], new_data[b] - data[a]
-                a += 1
-                b += 1
-            at += 1
-        out_ptr[j + 1] = at
-    return out_ptr, out_indices[:at], out_data[:at]
-
-
-@njit(cache=True, nogil=True)
-def _add_change(rows, change_ptr, change_indices, change_data, scale, scores, residual):  # pragma: no cover
-    """residual += scale·ΔPᵀ·G over the changed rows only (ΔP from _row_changes), G = scores (hubs, n): a
-    write's rows touch ~1e5 entries (a Type hub's row), not the n x hubs block a dense product writes
-    (25 MB at x10). One hub at a time, so its residual row is written in the entries' order."""
-    for h in range(scores.shape[0]):
-        into, of = residual[h], scores[h]
-        for j in range(len(rows)):
-            weight = scale * of[rows[j]]
-            if weight == 0.0:
-                continue
-            for e in range(change_ptr[j], change_ptr[j + 1]):
-                into[change_indices[e]] += weight * change_data[e]
 
 
 def grown(block: np.ndarray, n: int) -> np.ndarray:
@@ -273,67 +238,3 @@ def grown(block: np.ndarray, n: int) -> np.ndarray:
         widened[:, :n_old] = block
     widened[:, n_old:] = 0.0
     return widened
-
-
-def _parts(hubs: int) -> list[range]:
-    """The hubs in contiguous parts, one per core (at most CORRECTION_THREADS): the correction's kernels
-    run in parallel on them (2 cores: 15 hubs' residual scatter and push, 35-60 ms -> about half)."""
-    count = max(1, min(CORRECTION_THREADS, os.cpu_count() or 1, hubs))
-    bounds = np.linspace(0, hubs, count + 1).astype(int)
-    return [range(bounds[i], bounds[i + 1]) for i in range(count)]
-
-
-def update_push_graph(old: PushGraph, rows: np.ndarray, a_rows: sparse.csr_matrix, degree: np.ndarray,
-                      damping: float, epsilon: float, reported: np.ndarray | None = None) -> PushGraph | None:
-    """The push form after a change, from the form before it: `rows`, the rows of A the change touched
-    (sorted; ppr/graph_copy.GraphCopy.changed_since), `a_rows` those rows of A now, `degree` every node's
-    now. Nodes are only ever appended, so P is the old P with those rows replaced in their slots
-    (ppr/slotted.py: no whole copy, no transpose, no iteration), and the hubs' vectors are corrected
-    rather than computed again (8.6 s at 100k passages): the change adds d·ΔPᵀ·G_h to their residual (ΔP:
-    only the rows touched), and a forward push of that residual (either sign) leaves none above
-    epsilon·degree(v) per node. Then G_h is within epsilon·degree(v) of its fixed point (an undirected
-    graph's bound, module doc), whatever the updates before: the residual is carried, never dropped.
-    None: another set of hubs (counts moved across sqrt(entries)), nothing changed; build the form afresh.
-    Else `old` is used up: P and its hub blocks are changed in place, so the caller keeps only the form
-    returned (and drops `old` before the call, in case it fails)."""
-    p = old.transition
-    n, n_old = len(degree), p.n
-    if n < n_old or old.residual is None:
-        return None
-    degree = np.asarray(degree, dtype=np.float64)
-    rows = np.asarray(rows, dtype=np.int64)
-    scale = np.divide(1.0, degree[rows], out=np.zeros(len(rows)), where=degree[rows] > 0)
-    new_rows = sparse.csr_matrix(sparse.diags(scale) @ a_rows)
-    new_rows.eliminate_zeros()
-    new_rows.sort_indices()
-    new_indptr = new_rows.indptr.astype(np.int64)
-    hubs = hub_rows(p.lengths_after(rows, np.diff(new_indptr), n))
-    if {int(h) for h in old.hubs} != {int(h) for h in hubs}:
-        return None
-    hubs = old.hubs  # the same set: kept in its order, so the blocks' rows stay where they are
-    change_ptr, change_indices, change_data = _row_changes(p.start, p.end, p.indices, p.data, n_old, rows,
-                                                           new_indptr, new_rows.indices, new_rows.data)
-    p.replace(rows, new_rows, n)
-    scores, residual = grown(old.hub_scores, n), grown(old.residual, n)
-    moved = np.zeros(n, dtype=np.bool_)  # where a residual or a threshold moved, each node once, in order
-    moved[change_indices] = moved[rows] = True
-    threshold, candidates = epsilon * degree, np.flatnonzero(moved)
-
-    def correct(part: range) -> None:  # the hubs' rows are independent: a thread each part (the kernels free the GIL)
-        block = slice(part.start, part.stop)
-        _add_change(rows, change_ptr, change_indices, change_data, damping / (1.0 - damping), scores[block],
-                    residual[block])
-        for column in part:  # in place: each hub's row is contiguous
-            _push_signed(p.start, p.end, p.indices, p.data, threshold, damping, scores[column],
-                         residual[column], candidates)
-
-    parts = _parts(len(hubs))
-    if len(parts) > 1:
-        with ThreadPoolExecutor(len(parts), thread_name_prefix="push-correction") as pool:
-            list(pool.map(correct, parts))
-    else:
-        correct(parts[0])
-    absorbing = np.zeros(n, dtype=np.bool_)
-    absorbing[hubs] = True
-    return PushGraph(p, degree, hubs, absorbing, scores, residual,
-                     hub_rows_owed(scores, residual, degree, hubs, reported))

@@ -7,7 +7,7 @@ import pytest
 from scipy import sparse
 
 from memgraph_neo4j.retrieval.ppr import local as ppr_local
-from memgraph_neo4j.retrieval.ppr import push
+from memgraph_neo4j.retrieval.ppr import push, push_update
 
 EPSILON = 1e-8
 
@@ -110,11 +110,35 @@ def served(form: push.PushGraph) -> np.ndarray:
     return scores
 
 
-def test_updated_hub_vectors_equal_built_ones_over_many_changes():
+def ranked(n: int, hubs: bool, hub_count: int = 4) -> np.ndarray:
+    """Per node: a ranking reports its score (all, or all but the hubs 0..hub_count-1, as Type nodes)."""
+    out = np.ones(n, dtype=bool)
+    out[:hub_count] = hubs
+    return out
+
+
+def whole_residual(form: push.PushGraph, a: sparse.csr_matrix) -> np.ndarray:
+    """The hub vectors' residual, explicit plus lazy: lazy[h, q]·A[hubs[q]] (push_update.py)."""
+    n = form.degree.shape[0]
+    return form.residual[:, :n] + form.lazy @ a[form.hubs].toarray()
+
+
+def true_residual(form: push.PushGraph, graph: ppr_local.LocalGraph) -> np.ndarray:
+    """What each hub vector lacks, from its definition: ((1-d)·e_h + d·Pᵀ·G_h - G_h) / (1-d), d = 0.5."""
+    n = graph.transition_t.shape[0]
+    seeds = np.zeros((len(form.hubs), n))
+    seeds[np.arange(len(form.hubs)), form.hubs] = 1.0
+    scores = form.hub_scores[:, :n]
+    return (0.5 * seeds + 0.5 * (graph.transition_t @ scores.T).T - scores) / 0.5
+
+
+@pytest.mark.parametrize("hubs_ranked", [False, True], ids=["types", "ranked-hubs"])
+def test_updated_hub_vectors_equal_built_ones_over_many_changes(hubs_ranked: bool):
     """A change (edges added and removed, new nodes joined to a hub, as a write adds entities of a type)
     corrects the hub vectors from the rows it touched (update_push_graph); over 25 changes they and the
     rankings stay within 1e-6 of a form built afresh, the error does not grow with the changes, and P is
-    the one built afresh."""
+    the one built afresh. Hubs no ranking reports (Type nodes) hold their rows' renormalisation as lazy
+    coefficients; ranked hubs (whose rows the residual corrects, hub_rows_owed) write it out every time."""
     from memgraph_neo4j.retrieval.ppr.graph_copy import symmetric
 
     rng = np.random.default_rng(3)
@@ -127,8 +151,8 @@ def test_updated_hub_vectors_equal_built_ones_over_many_changes():
     s, t = s[keep], t[keep]
     w = rng.uniform(0.3, 1.0, len(s))
     graph = _graph(s, t, w, n)
-    form = push.build_push_graph(graph.transition_t, graph.degree, 0.5, 1e-7)
-    errors = []
+    form = push.build_push_graph(graph.transition_t, graph.degree, 0.5, 1e-7, reported=ranked(n, hubs_ranked))
+    errors, lazies = [], 0
     for _ in range(25):
         new = np.arange(n, n + 3)  # three new nodes, each joined to a hub and to an old node
         gone = rng.choice(len(s), 2, replace=False)  # two edges gone (a fact retracted)
@@ -141,21 +165,31 @@ def test_updated_hub_vectors_equal_built_ones_over_many_changes():
         graph = _graph(s, t, w, n)
         a = symmetric(np.stack([s, t], axis=1), w, n)
         before = form.hub_scores
-        form = push.update_push_graph(form, rows, a[rows], graph.degree, 0.5, EPSILON)
+        form = push_update.update_push_graph(form, rows, a[rows], graph.degree, 0.5, EPSILON,
+                                             ranked(n, hubs_ranked))
         # corrected in place: the blocks grow inside the buffer the build left room in (no 2 x hubs x n copy)
         assert np.shares_memory(before, form.hub_scores)
-        # every node within its threshold, though the push looked only where the change moved something
-        assert (np.abs(form.residual) <= EPSILON * graph.degree).all()
-        built = push.build_push_graph(graph.transition_t, graph.degree, 0.5, 1e-7)
+        # every node within its threshold, though the push looked only where the change moved something:
+        # the explicit residual below its share, the lazy one at most max|lazy|·degree (push_update.py)
+        assert (np.abs(form.residual) <= (1 - push.LAZY_SHARE) * EPSILON * graph.degree).all()
+        assert (np.abs(form.lazy) <= push.LAZY_SHARE * EPSILON).all()
+        lazies += bool(form.lazy.any())
+        whole = whole_residual(form, a)
+        assert np.abs(whole - true_residual(form, graph)).max() < 1e-13  # the bookkeeping is exact
+        assert (np.abs(whole) <= EPSILON * graph.degree).all()
+        built = push.build_push_graph(graph.transition_t, graph.degree, 0.5, 1e-7, reported=ranked(n, hubs_ranked))
         assert sorted(form.hubs.tolist()) == sorted(built.hubs.tolist()) == list(range(hub_count))
         assert abs(form.transition.to_csr() - built.transition.to_csr()).max() < 1e-12
         order = [form.hubs.tolist().index(h) for h in built.hubs.tolist()]
-        errors.append(float(np.abs(served(form)[:, order] - served(built)).max()))
+        shown = ranked(n, hubs_ranked)  # an unranked hub's own row is within epsilon·its degree, not 1e-6
+        errors.append(float(np.abs(served(form)[shown][:, order] - served(built)[shown]).max()))
     assert max(errors) < 1e-6 and max(errors[-5:]) <= 2 * max(errors[:5]) + 1e-8
+    # hub rows' renormalisations held as coefficients, not written out each time (none where hubs are ranked)
+    assert bool(lazies) != hubs_ranked
     teleport = np.zeros(n)
     teleport[rng.choice(n, 40, replace=False)] = rng.uniform(0.1, 1.0, 40)
-    assert push.push_pagerank(form, teleport, 0.5, EPSILON) == pytest.approx(
-        push.push_pagerank(built, teleport, 0.5, EPSILON), abs=1e-6)
+    assert push.push_pagerank(form, teleport, 0.5, EPSILON)[shown] == pytest.approx(
+        push.push_pagerank(built, teleport, 0.5, EPSILON)[shown], abs=1e-6)
 
 
 def test_other_hubs_are_built_afresh():
@@ -165,7 +199,7 @@ def test_other_hubs_are_built_afresh():
     graph = hubbed_graph()
     form = push.build_push_graph(graph.transition_t, graph.degree, 0.5, 1e-7)
     a = sparse.csr_matrix((3000, 3000))  # every edge gone: no hub is left
-    assert push.update_push_graph(form, np.arange(3000), a, np.zeros(3000), 0.5, EPSILON) is None
+    assert push_update.update_push_graph(form, np.arange(3000), a, np.zeros(3000), 0.5, EPSILON) is None
     assert symmetric  # (the same helper the engine's copy builds A with)
 
 
@@ -207,7 +241,43 @@ def test_the_hub_rows_correction_is_skipped_only_where_no_score_is_reported():
     teleport[rng.choice(3000, 40, replace=False)] = rng.uniform(0.1, 1.0, 40)
     teleport[[0, 1]] += 0.5  # hubs seed too
     a = sparse.csr_matrix(sparse.diags(graph.degree) @ graph.transition_t.T)  # A, unchanged: rows 5, 9 "touched"
-    for form in (lean, push.update_push_graph(lean, np.array([5, 9]), a[[5, 9]], graph.degree, 0.5, EPSILON,
+    for form in (lean, push_update.update_push_graph(lean, np.array([5, 9]), a[[5, 9]], graph.degree, 0.5, EPSILON,
                                               reported)):
         got, full = push.push_pagerank(form, teleport, 0.5, EPSILON), push.push_pagerank(whole, teleport, 0.5, EPSILON)
         assert got[reported] == pytest.approx(full[reported], abs=1e-9) and np.abs(got - full).max() > 1e-9
+
+
+def test_the_hub_set_is_told_from_the_touched_rows_as_a_whole_count_tells_it():
+    """push_update.same_hubs answers from the rows a change touched while its bound holds, else from a pass
+    over every row: either way what ppr/push.hub_rows over all counts says, over random changes that keep
+    and that break the hub set; its bound on the rows that are not hubs always holds."""
+    from memgraph_neo4j.retrieval.ppr.slotted import SlottedRows
+
+    rng = np.random.default_rng(11)
+    kept = broken = 0
+    for trial in range(300):
+        n = int(rng.integers(20, 200))
+        counts = rng.integers(0, 12, n)
+        counts[rng.choice(n, int(rng.integers(0, 5)), replace=False)] = rng.integers(20, 80)
+        matrix = sparse.csr_matrix((np.ones(int(counts.sum())),
+                                    np.concatenate([rng.choice(n + 100, c, replace=False) for c in counts]),
+                                    np.concatenate([[0], np.cumsum(counts)])), shape=(n, n + 100))
+        p = SlottedRows.from_csr(matrix)
+        hubs = push.hub_rows(p.counts())
+        rest = np.delete(p.counts(), hubs)
+        form = push.PushGraph(p, np.ones(n), hubs, np.zeros(n, dtype=bool), np.zeros((len(hubs), n)),
+                              entries=int(counts.sum()), below=int(rest.max(initial=0)))
+        appended = n + np.arange(int(rng.integers(0, 3)))  # new nodes' rows
+        rows = np.unique(np.concatenate([rng.choice(n, int(rng.integers(1, 6))), appended]))
+        lengths = rng.integers(0, 90 if trial % 3 == 0 else 12, len(rows))
+        same, entries, below = push_update.same_hubs(form, rows, lengths)
+        after = np.zeros(rows.max() + 1 if rows.max() >= n else n, dtype=np.int64)
+        after[:n] = p.counts()
+        after[rows] = lengths
+        expected = push.hub_rows(after)
+        assert same == ({int(h) for h in hubs} == {int(h) for h in expected})
+        assert entries == after.sum()
+        if same:
+            assert below >= np.delete(after, hubs).max(initial=0)
+        kept, broken = kept + same, broken + (not same)
+    assert kept > 50 and broken > 50

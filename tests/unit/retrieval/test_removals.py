@@ -3,6 +3,9 @@ applies them: a copy updated by removals equals one built from what is left."""
 
 from __future__ import annotations
 
+import numpy as np
+import pytest
+
 from memgraph_neo4j.config import RetrievalConfig
 from memgraph_neo4j.repository.changes import ChangedEntity, ChangedFact, ChangedPassage, Changes, _removed
 from memgraph_neo4j.repository.projections import projection_spec
@@ -90,3 +93,71 @@ def test_a_graph_copy_past_its_share_of_deleted_rows_is_read_again_whole(monkeyp
     assert (followed.builds, followed.catch_ups) == (2, 2)
     assert copy.nodes.dead == 0 and len(copy.nodes) == 1 + 1 + 5  # the type, Ada and the 5 passages left
     assert copy.edges() == build().edges()
+
+
+def _adjacency(copy: GraphCopy):
+    """A as the copy serves it before any compaction: its base plus the delta it merged."""
+    from scipy import sparse
+
+    t = copy.transition
+    n, n0 = t.shape[0], t.base.shape[0]
+    base = sparse.vstack([sparse.csr_matrix((t.base.data, t.base.indices, t.base.indptr), shape=(n0, n)),
+                          sparse.csr_matrix((n - n0, n))]).tocsr()
+    return (base + t.delta_of(np.arange(n))).toarray(), t.degree
+
+
+@pytest.mark.parametrize("compact_min", [2_048, 40], ids=["delta", "compacting"])
+def test_the_merged_delta_serves_the_graph_a_fresh_copy_holds(monkeypatch, compact_min: int):
+    """Writes applied one by one (new and changed facts, a fact retracted, passages, entities with bridges,
+    removals) and the delta merged after each (GraphCopy._merged_delta, no pass over the changed owners):
+    base + delta equals the adjacency and degrees of a copy built from the same graph at once, after every
+    write, with the base compacted in between or not."""
+    from memgraph_neo4j.retrieval.ppr import graph_copy
+
+    monkeypatch.setattr(graph_copy, "COMPACT_MIN", compact_min)
+    compactions, compact = [0], GraphCopy._compact
+
+    def counted(self: GraphCopy) -> None:
+        compactions[0] += self is copy
+        compact(self)
+
+    monkeypatch.setattr(GraphCopy, "_compact", counted)
+    rng = np.random.default_rng(4)
+    spec = projection_spec(RetrievalConfig())
+    facts, passages, entities, removed = {}, {}, {}, []
+    copy = GraphCopy(spec)
+    copy.apply(_graph([], [ChangedEntity("e0", "E0", ("Person",), ())]))
+    entities["e0"] = ChangedEntity("e0", "E0", ("Person",), ())
+    for write in range(60):
+        names = sorted(entities)
+        new = [ChangedEntity(f"e{write}-{i}", "N", ("Person",) if i else ("Place",),
+                             ((names[int(rng.integers(len(names)))], 0.91),) if i == 2 else ()) for i in range(3)]
+        entities.update((e.id, e) for e in new)
+        names = sorted(entities)
+        pick = lambda: names[int(rng.integers(len(names)))]  # noqa: E731
+        changed_facts = [ChangedFact(f"f{write}", "active", "knows", pick(), pick())]
+        if facts and write % 4 == 0:  # an earlier fact retracted, another moved to pending
+            old = sorted(facts)[int(rng.integers(len(facts)))]
+            changed_facts.append(ChangedFact(old, "retracted" if write % 8 else "pending", "knows",
+                                             facts[old].head_id, facts[old].tail_id))
+        facts.update((f.id, f) for f in changed_facts)
+        page = ChangedPassage(f"p{write}", "T", tuple(sorted({pick(), pick(), new[0].id})))
+        passages[page.id] = page
+        gone = []
+        if write % 10 == 9:  # a passage deleted
+            gone = [sorted(passages)[0]]
+            passages.pop(gone[0])
+        copy.apply(Changes(write, write + 1, facts=changed_facts, passages=[page], entities=new,
+                           types=["Person", "Place"], removed_passages=gone))
+        removed += gone
+        fresh = GraphCopy(spec)
+        fresh.apply(Changes(-1, write + 1, True, list(facts.values()), [], list(passages.values()),
+                            list(entities.values()), ["Person", "Place"]))
+        got, degree = _adjacency(copy)
+        rows = {copy.nodes.ids[r]: r for r in range(len(copy.nodes)) if copy.nodes.names[r] is not None
+                or copy.nodes.kinds[r] == 1}
+        order = [rows[fresh.nodes.ids[r]] for r in range(len(fresh.nodes))]
+        want, want_degree = _adjacency(fresh)
+        assert np.abs(got[np.ix_(order, order)] - want).max() < 1e-12
+        assert np.abs(degree[order] - want_degree).max() < 1e-12
+    assert (compactions[0] > 1) == (compact_min == 40)  # the first: after the first read
