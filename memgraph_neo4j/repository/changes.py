@@ -117,16 +117,14 @@ class ChangeRepository(Repository):
     def since(self, since: int, limit: int) -> Changes:
         """The changes after version `since`, at most `limit` rows per label (more: not `complete`).
         Raises Retry when a write committed during the read."""
-        params = {"space": self.space, "since": since, "limit": limit + 1, "vectors": True}
-        state = ("retrieval/changes_state", {"space": self.space})
         kinds = (*LABELS, "tombstones")
-        results = self.store.read_many([state, *((f"retrieval/changed_{label}", params) for label in kinds),
-                                        state])
-        first, last = results[0][0], results[-1][0]
+        read = self.store.read("retrieval/changes_since", space=self.space, since=since, limit=limit + 1,
+                               vectors=True)[0]  # one round trip (seven statements cost ~14 ms)
+        first, last = read["first"], read["last"]
         version = first["version"]
         if (last["version"], last["pruned"]) != (version, first["pruned"]):
             raise Retry(f"version {version} became {last['version']} during the read")
-        rows = dict(zip(kinds, results[1:-1], strict=True))
+        rows = {label: read[label] for label in kinds}
         if any(r["changed"] > version for label in kinds for r in rows[label]):
             raise Retry(f"a row stamped after version {version}")
         changes = Changes(since, version)
