@@ -17,6 +17,7 @@ from __future__ import annotations
 import argparse
 import cProfile
 import collections
+import json
 import pstats
 import random
 import statistics
@@ -93,6 +94,7 @@ def main() -> None:
     parser.add_argument("--writes", type=int, default=8)
     parser.add_argument("--profile", action="store_true")
     parser.add_argument("--sort", default="cumulative", help="cProfile order: cumulative, tottime, ...")
+    parser.add_argument("--json", type=Path, help="also write the per-write medians here (bench_fulltext_commit)")
     args = parser.parse_args()
 
     from memgraph_neo4j.api import MemoryGraph
@@ -149,6 +151,10 @@ def main() -> None:
               f"({med['writes']:.0f}), of which outside statements (commit) {med['commit']:.0f} ms; "
               "the rest (Python: extraction, embedding, resolution) "
               f"{med['ms'] - med['read_tx'] - med['write_tx']:.0f} ms")
+        if args.json:
+            med["search_ms"] = statistics.median(w["search_ms"] for w in per_write)
+            args.json.write_text(json.dumps({"space": args.space, "writes": args.writes, "medians": med,
+                                             "ms": [w["ms"] for w in per_write]}))
         names = collections.Counter()
         for w in per_write:
             names.update(w["statements"])

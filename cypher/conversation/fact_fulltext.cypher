@@ -1,6 +1,9 @@
-// System-1: facts by BM25 over their text (Lucene index fact_text, shared by all spaces), in $states
+// System-1: facts by BM25 over their text (Lucene index fact_text_search_search, shared by all spaces), in $states
 // and valid at $as_of (null: valid now). `scanned`: hits the index gave, for the caller's widening.
-CALL db.index.fulltext.queryNodes('fact_text', $query, {limit: $fetch}) YIELD node, score
+// The index is eventually consistent (cypher/schema/20_passage_text_search): the wait first makes every
+// committed write visible to this read.
+CALL db.index.fulltext.awaitEventuallyConsistentIndexRefresh()
+CALL db.index.fulltext.queryNodes('fact_text_search', $query, {limit: $fetch}) YIELD node, score
 WITH count(*) AS scanned,
      collect(CASE WHEN node.space = $space AND node.state IN $states
                    AND (CASE WHEN $as_of IS NULL THEN node.invalid_at IS NULL

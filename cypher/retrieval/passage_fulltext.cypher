@@ -3,7 +3,10 @@
 // counts every space's passages, and other spaces' hits can fill its top $fetch, so the hits are
 // filtered by space and `scanned` says how many the index gave: the caller asks again with a larger
 // $fetch while fewer than $k are of this space and the index may hold more. Ties go to the lower id.
-CALL db.index.fulltext.queryNodes('passage_text', $query, {limit: $fetch}) YIELD node, score
+// The index is eventually consistent (cypher/schema/20_passage_text_search): the wait first makes every
+// committed write visible to this read.
+CALL db.index.fulltext.awaitEventuallyConsistentIndexRefresh()
+CALL db.index.fulltext.queryNodes('passage_text_search', $query, {limit: $fetch}) YIELD node, score
 WITH count(*) AS scanned, collect(CASE WHEN node.space = $space THEN [node, score] END) AS hits
 CALL (hits) {
   UNWIND hits AS hit

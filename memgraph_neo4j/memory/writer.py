@@ -124,6 +124,13 @@ class MemoryWriter:
             self.lookup.vectors.advanced(version)
             self.fact_vectors.advanced(version)
 
+    def warm_passages(self, passages: list[PassageRow]) -> None:
+        """The passages' vectors on their rows, ahead of the write (warm's first part): their text is known
+        before the extraction ends, so the ingest pipeline embeds them while the batch is still parsed."""
+        if self.embedder is not None:
+            todo = [p for p in passages if p.embedding is None]
+            _prepare(todo, _embed(self.embedder, [p.embedding_text for p in todo]))
+
     def warm(self, outcomes: list[ExtractionOutcome], passages: list[PassageRow]) -> None:
         """Embeds what the write of this batch will embed, ahead of it (the ingest pipeline runs this beside
         the previous batch's write): the passages' vectors go on their rows; the names resolution will look

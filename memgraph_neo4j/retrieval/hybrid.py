@@ -6,9 +6,9 @@ Per query, six ranked lists of `candidates` hits each:
 - passages (episodes are passages): cosine top-k from the Passage vector index, and BM25 (the
   space's own Lucene-formula index in process, or the shared Lucene fulltext index for large spaces,
   as `bm25` does);
-- entities: the Entity vector index, and the `entity_names` fulltext index;
+- entities: the Entity vector index, and the `entity_name_search` fulltext index;
 - facts in the usable states (active; no verdict) that are valid at `as_of` (default: now, i.e. not
-  invalidated by a later message): the Fact vector index, and the `fact_text` fulltext index.
+  invalidated by a later message): the Fact vector index, and the `fact_text_search` fulltext index.
 
 Entities and facts are fused list by list. Episodes are fused from the two passage lists plus, with
 `fact_leg`, the episodes that evidence the fused facts in fact order: a fact that matches the question
