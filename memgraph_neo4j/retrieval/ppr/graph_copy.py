@@ -168,12 +168,13 @@ class GraphCopy:
         self.touched: list[np.ndarray] = []  # per ancestor: the rows of A the apply after it changed
         self.nodes = GrowingNodes()
         self._owned = OwnedEdges()  # every owner's edges now (ppr/packed.py: arrays in a file)
-        # each apply's change to A since the base was built, (edges (k, 2), weights): the owners' new edges,
-        # and their old ones negated; `_delta` sums the first `_merged` of them (rows, their CSR)
+        # each apply's change to A not yet merged into `_delta`, (edges (k, 2), weights): the owners' new
+        # edges, and their old ones negated; `_delta` sums those merged since the base was built (rows, CSR)
         self._changes: list[tuple[np.ndarray, np.ndarray]] = []
+        # entries of every change since the base was built, merged or not, counted as applied (an edge taken
+        # out and put back counts twice): the bound that decides compaction, not the delta's size
         self._changed_entries = 0
         self._delta: tuple[np.ndarray, sparse.csr_matrix] = (np.zeros(0, dtype=np.int64), sparse.csr_matrix((0, 0)))
-        self._merged = 0
         self._stale = True  # the base lacks owners (the first apply, a whole read): compact before use
         self._base = sparse.csr_matrix((0, 0))
         self._base_degree = np.zeros(0)
@@ -249,7 +250,7 @@ class GraphCopy:
         rows, held = self._delta
         if held.shape[1] != n:
             held = sparse.csr_matrix((held.data, held.indices, held.indptr), shape=(len(rows), n))
-        fresh = self._changes[self._merged :]
+        fresh, self._changes = self._changes, []  # merged once, then let go
         if fresh:
             edges = np.concatenate([e for e, _ in fresh])
             new_rows, new = symmetric_rows(edges, np.concatenate([w for _, w in fresh]), n)
@@ -261,7 +262,6 @@ class GraphCopy:
                                        np.concatenate([old.col, add.col]))), shape=(len(union), n))
             held.eliminate_zeros()  # an edge taken out and put back: no entry
             rows = union.astype(np.int64)
-            self._merged = len(self._changes)
         self._delta = (rows, held)
         return self._delta
 
@@ -271,7 +271,7 @@ class GraphCopy:
         n = len(self.nodes)
         self._base = symmetric(np.stack([u, v], axis=1), weights, n)
         self._base_degree = np.asarray(self._base.sum(axis=1)).ravel()
-        self._changes, self._changed_entries, self._merged, self._stale = [], 0, 0, False
+        self._changes, self._changed_entries, self._stale = [], 0, False
         self._delta = (np.zeros(0, dtype=np.int64), sparse.csr_matrix((0, n)))
 
     @property
@@ -312,7 +312,7 @@ class GraphCopy:
 
     def compacted(self) -> Transition:
         """Pᵀ with an empty delta (the push form and comparisons want one matrix)."""
-        if self._stale or self._changes or self._base.shape[0] != len(self.nodes):
+        if self._stale or self._changed_entries or self._base.shape[0] != len(self.nodes):
             self._compact()
             self._transition = None
         return self.transition

@@ -272,9 +272,14 @@ class LocalEngine(StoreProjections):
                 self._push_kept = push[0]
 
     def prepare(self, graph: str, version: int | None = None) -> None:
-        copy = self.graph_copy(self._version(graph) if version is None else version)
-        if self.uses_push(copy):
-            self.push_graph(copy)
+        # all of it under the lock: `uses_push` reads the copy's lazy transition, which a ranking on the
+        # search's thread may be computing (prepare runs on a reader thread, context.prepare_ahead); two
+        # threads computing it merged the delta twice or not at all (test_read_after_write_property's first
+        # search of a session ranked on a wrong graph)
+        with self._lock:
+            copy = self.graph_copy(self._version(graph) if version is None else version)
+            if self.uses_push(copy):
+                self.push_graph(copy)
 
     def _version(self, graph: str) -> int:
         """The memory version in a projection's name (retrieval/projection.py: mg_<space>_v<version>_p...)."""
