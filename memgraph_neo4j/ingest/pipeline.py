@@ -280,11 +280,9 @@ def _extract_stream(writer: MemoryWriter, stream: _PassageStream, extractor: Ext
     ahead: deque[tuple[_Batch, Future]] = deque()
 
     def warmed(batch: _Batch, parsed: Future) -> list:
-        # the passages first, while the batch is parsed: a one-message write waited for the parse (~17 ms
-        # of spaCy), then embedded its passage with the names and fact texts in one call
-        writer.warm_passages(batch.passages)
+        writer.warm_passages(batch.passages)  # while the batch is parsed
         outcomes = parsed.result()
-        writer.warm(outcomes, batch.passages)
+        writer.warm(outcomes)
         return outcomes
 
     def fill() -> None:  # two batches ahead of the write: one parsed, one embedded
@@ -298,11 +296,11 @@ def _extract_stream(writer: MemoryWriter, stream: _PassageStream, extractor: Ext
             fill()
         first()
         while True:
-            if staged:
-                fill()
+            if staged:  # filled before `first` and after each pop: empty only once the stream ended
                 if not ahead:
                     break
-                batch, outcomes = ahead[0][0], ahead.popleft()[1].result()
+                batch, warming = ahead.popleft()
+                outcomes = warming.result()
                 fill()  # the next batches start before this one's write
             else:
                 if (batch := next_batch()) is None:

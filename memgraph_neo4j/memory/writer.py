@@ -125,26 +125,26 @@ class MemoryWriter:
             self.fact_vectors.advanced(version)
 
     def warm_passages(self, passages: list[PassageRow]) -> None:
-        """The passages' vectors on their rows, ahead of the write (warm's first part): their text is known
-        before the extraction ends, so the ingest pipeline embeds them while the batch is still parsed."""
+        """The passages' vectors on their rows, ahead of the write: their text is known before the extraction
+        ends, so the ingest pipeline embeds them while the batch is still parsed (a one-message write waited
+        for the parse, ~17 ms of spaCy, then embedded its passage with the names and fact texts)."""
         if self.embedder is not None:
             todo = [p for p in passages if p.embedding is None]
             _prepare(todo, _embed(self.embedder, [p.embedding_text for p in todo]))
 
-    def warm(self, outcomes: list[ExtractionOutcome], passages: list[PassageRow]) -> None:
-        """Embeds what the write of this batch will embed, ahead of it (the ingest pipeline runs this beside
-        the previous batch's write): the passages' vectors go on their rows; the names resolution will look
-        up by meaning and the likely fact texts (memory/facts.likely_texts) are only kept by the embedder,
-        whose vector of a text is a pure function of it. The write then embeds what this missed, so the
-        batch is written as without it. One read: which of the batch's names the space holds."""
+    def warm(self, outcomes: list[ExtractionOutcome]) -> None:
+        """Embeds the texts the write of this batch will embed, ahead of it (the ingest pipeline runs this
+        beside the previous batch's write, after warm_passages): the names resolution will look up by meaning
+        and the likely fact texts (memory/facts.likely_texts) are only kept by the embedder, whose vector of
+        a text is a pure function of it. The write then embeds what this missed, so the batch is written as
+        without it. One read: which of the batch's names the space holds."""
         if self.embedder is None:
             return
         keys = sorted({k for m in mentions_of(outcomes, self.ontology) if (k := normalize_entity_name(m.name))})
         stored = {hit.key for hit in self.entities.lookup_aliases(keys)} if keys else set()
         names, facts = likely_texts(outcomes, self.ontology, stored)
-        todo = [p for p in passages if p.embedding is None]
-        vectors = _embed(self.embedder, names + facts + [p.embedding_text for p in todo])
-        _prepare(todo, vectors[len(names) + len(facts):])
+        if names or facts:  # the vectors are kept by the embedder, not used here
+            self.embedder.embed_documents(names + facts, show_progress=False)
 
     def _embed_batch(self, facts: list[FactRow], passages: list[PassageRow], stored_entities: set[str]) -> None:
         """Embeddings for the batch's facts, schemas and new passages, in one embedding call (the embedder

@@ -28,9 +28,9 @@ def build(store, minilm, space: str, staged: bool, monkeypatch) -> tuple:
     warmed: list[str] = []
     original = MemoryWriter.warm
 
-    def recording(self, outcomes, passages):
+    def recording(self, outcomes):
         warmed.append(threading.current_thread().name)
-        return original(self, outcomes, passages)
+        return original(self, outcomes)
 
     monkeypatch.setattr(MemoryWriter, "warm", recording)
     minilm.clear_cache()  # each build starts as a new process would: nothing kept from the other

@@ -17,6 +17,7 @@ GDS projection, edge for edge, and an updated copy to a fresh one.
 
 from __future__ import annotations
 
+import threading
 import uuid
 from collections.abc import Iterable
 from functools import cached_property
@@ -179,6 +180,18 @@ class GraphCopy:
         self._base = sparse.csr_matrix((0, 0))
         self._base_degree = np.zeros(0)
         self._transition: Transition | None = None
+        # the lazy matrix is merged from `_changes` by whichever thread asks first (a search's reader thread,
+        # context.prepare_ahead, or the search itself): two merging at once merged a change twice or not at
+        # all (test_read_after_write_property ranked on a wrong graph), so the copy guards its own state
+        self._lock = threading.RLock()
+
+    def __getstate__(self) -> dict:
+        with self._lock:
+            return {k: v for k, v in self.__dict__.items() if k != "_lock"}
+
+    def __setstate__(self, state: dict) -> None:
+        self.__dict__.update(state)
+        self._lock = threading.RLock()
 
     # ----- what each owner brings (cypher/retrieval/project_graph's weights) -----------------------------
     def _fact_weight(self, state: str | None, relation: str | None) -> float | None:
@@ -193,6 +206,10 @@ class GraphCopy:
         `changes.version`. A deleted node's edges are all its own (a retraction deletes an entity no fact
         or passage names, and stamps the entities bridged to it). False: deleted nodes' rows have grown past
         DEAD_FRACTION, read the copy again whole (retrieval/changes.Followed does)."""
+        with self._lock:
+            return self._apply(changes)
+
+    def _apply(self, changes: Changes) -> bool:
         nodes = self.nodes
         owned: dict[tuple[str, str], list[Edge]] = {}
         for kind, removed in (("passage", changes.removed_passages), ("entity", changes.removed_entities)):
@@ -277,28 +294,36 @@ class GraphCopy:
     @property
     def transition(self) -> Transition:
         """Pᵀ now (base + delta); the base is rebuilt first when the delta outgrew it."""
-        if self._transition is None:
-            size = self._changed_entries
-            if self._stale or size > max(COMPACT_MIN, COMPACT_FRACTION * self._base.nnz):
-                self._compact()
-            n, n0 = len(self.nodes), self._base.shape[0]
-            delta_rows, d = self._merged_delta(n)
-            degree = np.zeros(n)
-            degree[:n0] = self._base_degree
-            degree[delta_rows] += np.asarray(d.sum(axis=1)).ravel()
-            self._transition = Transition(self._base, delta_rows, d, degree)
-        return self._transition
+        with self._lock:
+            if self._transition is None:
+                self._transition = self._merged_transition()
+            return self._transition
+
+    def _merged_transition(self) -> Transition:
+        if self._stale or self._changed_entries > max(COMPACT_MIN, COMPACT_FRACTION * self._base.nnz):
+            self._compact()
+        n, n0 = len(self.nodes), self._base.shape[0]
+        delta_rows, d = self._merged_delta(n)
+        degree = np.zeros(n)
+        degree[:n0] = self._base_degree
+        degree[delta_rows] += np.asarray(d.sum(axis=1)).ravel()
+        return Transition(self._base, delta_rows, d, degree)
 
     def changed_since(self, uid: str) -> np.ndarray | None:
         """The rows of A that changed since the content `uid`, sorted; None: not an ancestor held."""
-        if uid == self.uid:
-            return np.zeros(0, dtype=np.int64)
-        if uid not in self.ancestors:
-            return None
-        return np.unique(np.concatenate(self.touched[self.ancestors.index(uid):]))
+        with self._lock:
+            if uid == self.uid:
+                return np.zeros(0, dtype=np.int64)
+            if uid not in self.ancestors:
+                return None
+            return np.unique(np.concatenate(self.touched[self.ancestors.index(uid):]))
 
     def rows(self, rows: np.ndarray) -> sparse.csr_matrix:
         """A's rows `rows` now, (len(rows), n): the base's rows plus the delta's (no compaction)."""
+        with self._lock:
+            return self._rows(rows)
+
+    def _rows(self, rows: np.ndarray) -> sparse.csr_matrix:
         t = self.transition
         n, n0 = len(self.nodes), t.base.shape[0]
         base = sparse.csr_matrix((t.base.data, t.base.indices, t.base.indptr), shape=(n0, n))
@@ -312,6 +337,10 @@ class GraphCopy:
 
     def compacted(self) -> Transition:
         """Pᵀ with an empty delta (the push form and comparisons want one matrix)."""
+        with self._lock:
+            return self._compacted()
+
+    def _compacted(self) -> Transition:
         if self._stale or self._changed_entries or self._base.shape[0] != len(self.nodes):
             self._compact()
             self._transition = None

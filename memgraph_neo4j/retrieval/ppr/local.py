@@ -272,10 +272,8 @@ class LocalEngine(StoreProjections):
                 self._push_kept = push[0]
 
     def prepare(self, graph: str, version: int | None = None) -> None:
-        # all of it under the lock: `uses_push` reads the copy's lazy transition, which a ranking on the
-        # search's thread may be computing (prepare runs on a reader thread, context.prepare_ahead); two
-        # threads computing it merged the delta twice or not at all (test_read_after_write_property's first
-        # search of a session ranked on a wrong graph)
+        # runs on a reader thread (context.prepare_ahead) beside the search's ranking: the copy guards its
+        # lazy matrix itself (GraphCopy._lock), the engine's lock keeps the copy and its push form in step
         with self._lock:
             copy = self.graph_copy(self._version(graph) if version is None else version)
             if self.uses_push(copy):
