@@ -28,8 +28,8 @@ _LANGUAGE = (r"(?:[A-Z][a-z]+(?:ish|ese|ian|an|ic|i)|French|Dutch|Greek|Latin|Cz
              r"Malay|Slovak|Tamil|Yiddish|Sanskrit|Maori|Tibetan|Nepali)")
 _BRACKET = re.compile(rf"\s*\(\s*(?:in\s+)?(?:[A-Z][a-z]+\s+)?{_LANGUAGE}\s*:\s*(?P<rest>[^()]*)\)")
 # "(sometimes also called Y)", "(released in the US as "Y")", "(aka Y)"; a year may sit between ("Act, 2005 (...")
-_ADVERBS = r"(?:(?:sometimes|also|often|originally|formerly|later|now|simply|commonly|usually|better|widely|locally|" \
-           r"officially|popularly|informally)\s+)*"
+_ADVERBS = r"(?:(?:sometimes|also|often|originally|formerly|previously|then|later|now|simply|commonly|usually|" \
+           r"better|widely|locally|officially|popularly|informally)\s+)*"
 _CALLED = re.compile(rf"(?P<year>\s*,\s*\d{{4}})?\s*\(\s*{_ADVERBS}(?:called|known\s+as|aka|a\.k\.a\.|nicknamed|titled|"
                      rf"entitled|referred\s+to\s+as|(?:released|published|distributed|shown)\s+(?:in\s+[^()\"\u201c]{{1,40}}?\s+)?as)"
                      rf"\s+(?P<rest>[^()]*)\)")

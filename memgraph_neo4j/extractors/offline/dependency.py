@@ -334,6 +334,8 @@ class DependencyRelations:
                 if relation == "located_in" and noun.lemma_.lower() not in PLACE_NOUNS:  # "a school in Y": Y a place
                     tails = [t for t in tails if t.target.label == "Place"]
                 for tail in tails:
+                    if tail.start <= noun.idx < tail.end:  # the noun is a word of the name ("Islands in the Stream")
+                        continue
                     out += [self._fact(tail, relation, h, None) if reverse else self._fact(h, relation, tail, None)
                             for h in heads]
         return out

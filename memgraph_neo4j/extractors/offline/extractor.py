@@ -22,7 +22,7 @@ from memgraph_neo4j.contracts import (
 from memgraph_neo4j.embeddings.base import Embedder
 from memgraph_neo4j.extractors.offline.aliases import bracket_aliases, nicknames
 from memgraph_neo4j.extractors.offline.dependency import DependencyRelations
-from memgraph_neo4j.extractors.offline.names import abbreviations, repair_spans, title_mentions, trim_name
+from memgraph_neo4j.extractors.offline.names import abbreviations, repaired_names, trim_name
 from memgraph_neo4j.extractors.offline.ner import (
     PRONOUN_SUBJECT,
     Mention,
@@ -123,6 +123,7 @@ class OfflineExtractor:
         self._relations = {r.name for r in ontology.relations}
         self._fallback = "Thing" if "Thing" in self._types else ontology.entity_types[0].name
         self._place = normalize_type("Place", ontology)
+        self._work = work if (work := normalize_type("Work", ontology)) in self._types else None  # quoted titles
         self._group = normalize_type("Group", ontology)
 
     # -- Extractor protocol --------------------------------------------------------------------
@@ -368,9 +369,7 @@ class OfflineExtractor:
         if doc is not None:
             sents = [(s.start_char, s.end_char) for s in doc.sents]
             found = [trim_name(m) for e in doc.ents if (m := spacy_mention(e, self.ontology)) is not None]
-            # an entity swallowed by a widened neighbour ("Dallas" in "Dallas Texans") is not a mention of its own
-            found = [m for m in found if not any(o is not m and o.start <= m.start and m.end <= o.end for o in found)]
-            found = title_mentions(text, title, repair_spans(text, found))
+            found = repaired_names(text, title, found, self._work)
             found, chunk.aliases = nicknames(text, found)
             ments = numeric_mentions(text, found)
             ments = discourse_free(ments, doc, self._nlp)  # a chat turn's "Congrats", "Wow", "100%" are no entities

@@ -7,7 +7,10 @@ fixture (tests/fixtures/offline_precision.json):
   and Parsonage" at "and" and "Left Grouping of ..." lost its first word (``title_mentions``);
 - an abbreviation in brackets right after a name is another name of it ("New South Wales Institute of
   Sport (NSWIS)"): the NER glued "(NSWIS" to the name (``abbreviations``);
-- post-nominal letters are not part of a name ("James Alexander Richey CIE", ``trim_name``).
+- post-nominal letters are not part of a name ("James Alexander Richey CIE", ``trim_name``);
+- a title in quotes is one name where the NER found none or part of it ('"The Craft" (1996)', '"Too Good
+  to Last"'): words of four letters or more capitalised, no end punctuation inside (a novel's quoted speech
+  is not a title; ``quoted_titles``).
 """
 
 from __future__ import annotations
@@ -16,7 +19,10 @@ import re
 
 from memgraph_neo4j.extractors.offline.ner import TITLES, Mention
 
-__all__ = ["POSTNOMINALS", "abbreviations", "repair_spans", "title_mentions", "trim_name"]
+__all__ = [
+    "POSTNOMINALS", "abbreviations", "quoted_titles", "repair_spans", "repaired_names",
+    "title_mentions", "trim_name",
+]
 
 _DISAMBIGUATION = re.compile(r"\s*\([^()]*\)\s*$")  # "Whit (novel)", "Cutler School (New York City)"
 _LEADS = frozenset("The A An In On At By For From With As And Or But When While After Before".split())
@@ -35,6 +41,9 @@ _OF_HEADS = frozenset("Borough County District Province Republic Kingdom Duchy P
                       "University Institute College Academy Museum Ministry Department Council Society Bank".split())
 _OF_THE = re.compile(r" of (?:the )?")
 _ABBREVIATION = re.compile(r"\s*\(\s*([A-Z][A-Z&.]{1,9})\s*\)")
+_QUOTED_TITLE = re.compile(r"(?:``\s*|\"|\u201c)(?P<t>[A-Z0-9][^\"\u201c\u201d`\n]{0,80}?)\s*(?:''|\"|\u201d)")
+_NICK_BEFORE = re.compile(r"\b[A-Z][\w.'-]*\s+$")
+_NICK_AFTER = re.compile(r"\s+[A-Z]")
 # "Hyperkalemic periodic paralysis (HYPP, HyperKPP)": two or more short forms, each with two capitals at least
 _ABBREVIATION_LIST = re.compile(r"\s*\(\s*([A-Z][\w&.]{1,9}(?:\s*,\s*[A-Z][\w&.]{1,9})+)\s*\)")
 
@@ -173,3 +182,37 @@ def _abbreviation_list(text: str, a: Mention, taken: list[Mention]) -> list[tupl
         b = next((x for x in taken if (x.start, x.end) == (s, e)), None) or Mention(s, e, form, "name", a.label)
         out.append((a, b))
     return out
+
+
+def _title_case(title: str) -> bool:
+    words = title.split()
+    return (len(words) <= 12 and title[-1] not in ",.;:!?" and ". " not in title
+            and all(w[0].isupper() or w[0].isdigit() or len(w.strip(",'")) < 4 for w in words))
+
+
+def quoted_titles(text: str, found: list[Mention], work: str | None = None) -> list[Mention]:
+    """`found` with each title in quotes a name mention of type `work` (a song, film or book: typed by the
+    embedder, "Islands in the Stream" was a Place beside its singer and became located_in), replacing the
+    mentions inside it; none where a mention crosses its quotes, nor between two capitalised words (a
+    nickname: 'Johannes "Hans" Schelling', aliases.nicknames)."""
+    out = list(found)
+    for q in _QUOTED_TITLE.finditer(text):
+        if _NICK_BEFORE.search(text, 0, q.start()) and _NICK_AFTER.match(text, q.end()):
+            continue
+        s, e = q.span("t")
+        if lead := _LEADING_THE.match(text, s, e):  # "The Company" -> "Company", as the NER's names are
+            s = lead.end()
+        title = text[s:e]
+        if not _title_case(title) or any(m.start < e and s < m.end and not (s <= m.start and m.end <= e)
+                                         for m in out):
+            continue
+        inside = [m for m in out if s <= m.start and m.end <= e]
+        out = [m for m in out if m not in inside] + [Mention(s, e, title, "name", work)]
+    return out
+
+
+def repaired_names(text: str, title: str | None, found: list[Mention], work: str | None = None) -> list[Mention]:
+    """The NER's names with the repairs above: quoted titles (of type `work`), spans, the passage's title."""
+    # an entity swallowed by a widened neighbour ("Dallas" in "Dallas Texans") is not a mention of its own
+    found = [m for m in found if not any(o is not m and o.start <= m.start and m.end <= o.end for o in found)]
+    return title_mentions(text, title, repair_spans(text, quoted_titles(text, found, work)))
