@@ -38,6 +38,7 @@ from memgraph_neo4j.extractors.offline.verbs import (
     AWARD_WORDS,
     DATE_RELATIONS,
     INSTITUTIONS,
+    MUSICIANS,
     NOUN_BY,
     NOUN_OF,
     PHRASES,
@@ -57,6 +58,7 @@ AS_VERBS = frozenset({"serve", "work", "act", "function", "remain"})  # "X serve
 _PASS_THROUGH = PLACE_NOUNS | {"north", "south", "east", "west", "centre", "center", "heart", "outskirts", "part"}
 # a person's role noun with these prepositions and an organisation: its employer, its party or team
 ROLE_PREPS = {"at": "employed_by", "from": "member_of"}
+BANDS = frozenset("band group duo trio quartet quintet ensemble orchestra choir".split())  # the NER calls bands persons
 CONFIDENT = frozenset({"Person", "Place", "Date"})  # NER labels the relation's domain/range may overrule with
 
 
@@ -333,6 +335,8 @@ class DependencyRelations:
                 tails = self._noun_objects(pobj, args, relation == "located_in")
                 if relation == "located_in" and noun.lemma_.lower() not in PLACE_NOUNS:  # "a school in Y": Y a place
                     tails = [t for t in tails if t.target.label == "Place"]
+                if relation == "member_of" and not any(w.lemma_.lower() in BANDS for w in pobj.subtree):
+                    tails = [t for t in tails if t.target.label != "Person"]  # "a pianist for Ella Fitzgerald"
                 for tail in tails:
                     if tail.start <= noun.idx < tail.end:  # the noun is a word of the name ("Islands in the Stream")
                         continue
@@ -350,6 +354,8 @@ class DependencyRelations:
         return tails
 
     def _noun_relation(self, words: list[str], lemma: str, prep: str, article: bool) -> tuple[str, bool] | None:
+        if lemma in MUSICIANS and prep in ("of", "for", "with", "in"):  # "the lead guitarist for the band Y"
+            return "member_of", False
         if prep == "of":
             if lemma in NOUN_OF:
                 return NOUN_OF[lemma]

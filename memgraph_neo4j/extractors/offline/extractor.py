@@ -289,7 +289,8 @@ class OfflineExtractor:
                 continue
             out.append((rel, head, tail, self._time(text, ments, b, rel)))
         if not out and b.kind == "name" and b.ref is None:
-            out += [(rel, a, b, self._time(text, ments, b, rel)) for rel in np_relation(gap, self.ontology)]
+            out += [(rel, a, b, self._time(text, ments, b, rel)) for rel in np_relation(gap, self.ontology)
+                    if rel != "member_of" or b.label != "Person"]
         return out
 
     def _time(self, text: str, ments: list[Mention], tail: Mention, rel: str) -> str | None:

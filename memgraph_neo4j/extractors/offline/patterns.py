@@ -13,6 +13,7 @@ from typing import Any
 
 from memgraph_neo4j.extractors.offline.names import POSTNOMINALS
 from memgraph_neo4j.extractors.offline.ner import TITLES, Kind, Mention
+from memgraph_neo4j.extractors.offline.verbs import MUSICIANS
 from memgraph_neo4j.extractors.typing import DATE_PATTERN, rule_type
 from memgraph_neo4j.memory.normalize import normalize_relation
 from memgraph_neo4j.memory.ontology import Ontology
@@ -39,6 +40,10 @@ _DIR = (
     r"(?:(?:north|south|east|west|central|northern|southern|eastern|western|north-?eastern|north-?western|"
     r"south-?eastern|south-?western|northeast|northwest|southeast|southwest|upper|lower|rural|downtown)\s+)?"
 )
+# "three miles", "20 km" (or a quantity mention) and a compass direction before "of": where X lies from Y
+_FROM_PLACE = (r"(?:(?:about|approximately|roughly|some|around|just|located|situated)\s+)?(?:(?:<qty>|[\w.-]+\s+"
+               r"(?:miles?|kilometres?|kilometers?|km|mi))\s+)?(?:directly\s+|due\s+)?")
+_COMPASS = r"(?:north|south|east|west)(?:-?(?:east|west))?"
 _ON_DATE = r"(?:\s+(?:(?:on|in)\s+)?<date>\s*,?)?"  # "born 2 June 1987, in Sapporo" too
 # a life span's places: "(2 March 1801, Bristol \u2013 19 May 1870, Bath)"
 _AT_PLACE = r"(?:\s*,\s*<ent>)?"
@@ -87,12 +92,12 @@ RULES: tuple[Rule, ...] = (
     _r(_PRE + r"(?:lies|lie)\s+(?:in|within)\s+" + _THE + _DIR, "located_in"),
     # "X is three miles east of Y", "X, 5 km north-west of Y": where a place lies from another (25 in MuSiQue's
     # and HotpotQA's 2,884 passages), an open relation per direction
-    *(_r(_PRE_NP + r"(?:(?:about|approximately|roughly|some|around|just|located|situated)\s+)?(?:(?:<qty>|[\w.-]+\s+"
-         r"(?:miles?|kilometres?|kilometers?|km|mi))\s+)?(?:directly\s+|due\s+)?" + pattern + r"\s+of\s+" + _THE,
-         f"{name}_of")
+    *(_r(_PRE_NP + _FROM_PLACE + pattern + r"\s+of\s+" + _THE, f"{name}_of")
       for pattern, name in (("north", "north"), ("south", "south"), ("east", "east"), ("west", "west"),
                             ("north-?east", "northeast"), ("north-?west", "northwest"),
                             ("south-?east", "southeast"), ("south-?west", "southwest"))),
+    # "X is three miles east of Y, in Z County": the place after the comma holds X too
+    _r(_PRE_NP + _FROM_PLACE + _COMPASS + r"\s+of\s+" + _THE + r"<ent>\s*,\s*in\s+" + _THE, "located_in"),
     _r(_PRE_NP + r"(?:headquartered|based)\s+(?:in|at)\s+" + _THE + _DIR, "headquartered_in"),
     _r(_PRE + r"(?:with|has|had)\s+(?:its\s+)?headquarters\s+(?:in|at)\s+" + _THE, "headquartered_in"),
     _r(_PRE + r"(?:a\s+)?part\s+of\s+" + _THE, "part_of"),
@@ -180,6 +185,8 @@ def np_relation(gap: str, ontology: Ontology) -> list[str]:
     lowered = [w.lower() for w in words]
     if "capital" in lowered:
         return ["capital_of"]
+    if lowered[-1] in MUSICIANS:  # "X is the drummer of Y" (the caller drops a person for Y)
+        return ["member_of"]
     relations = {r.name for r in ontology.relations}
     for k in range(len(lowered)):
         rel = normalize_relation(" ".join(lowered[k:]) + " of", ontology)

@@ -13,7 +13,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-__all__ = ["AWARD_WORDS", "DATE_RELATIONS", "INSTITUTIONS", "NOUN_BY", "NOUN_OF", "PHRASES", "SKIP_LEMMAS",
+__all__ = ["AWARD_WORDS", "DATE_RELATIONS", "INSTITUTIONS", "MUSICIANS", "NOUN_BY", "NOUN_OF", "PHRASES", "SKIP_LEMMAS",
            "WORK_GENRES", "Mapped"]
 
 
@@ -103,6 +103,11 @@ NOUN_OF: dict[str, tuple[str, bool]] = {
     **dict.fromkeys("tributary".split(), ("tributary_of", False)),
     **dict.fromkeys("seat".split(), ("capital_of", False)),  # "the county seat of Y"
 }
+
+# a band's players: "the lead guitarist for the band Y", "the drummer of Y" -> member_of (not of a person:
+# "a pianist for Ella Fitzgerald" accompanied her)
+MUSICIANS = frozenset("guitarist vocalist singer drummer bassist keyboardist frontman frontwoman pianist saxophonist "
+                      "trumpeter rapper violinist cellist percussionist".split())
 
 # buildings and institutions: "a school in Y" locates it in Y when Y is a place
 INSTITUTIONS = frozenset("school college university academy seminary hospital library hotel restaurant prison "

@@ -1,6 +1,6 @@
-"""Names the NER cuts or misses, and the facts around them (issue 27, held-out misses): a title in quotes, a
-name a bracket says it had then, a birth date after a bracket the source emptied, where a place lies from
-another. One sentence of our own per case."""
+"""Rules made from the held-out sample's misses (issue 27): a title in quotes, a name a bracket says it had
+then, a birth date after a bracket the source emptied, where a place lies from another, a band's players.
+One sentence of our own per case."""
 
 from __future__ import annotations
 
@@ -53,3 +53,20 @@ def test_where_a_place_lies_from_another(ex: OfflineExtractor) -> None:
     assert ("Marrow Field Airport", "south_of", "Kelby") in got, got
     got = facts(ex, "Tarrabool is a village 12 km north-west of Lindholm.")
     assert ("Tarrabool", "northwest_of", "Lindholm") in got, got
+
+
+def test_a_place_after_the_direction_holds_the_place_too(ex: OfflineExtractor) -> None:
+    got = facts(ex, "Marrow Field Airport is four miles south of Kelby, in Dane County, Ohio.")
+    assert ("Marrow Field Airport", "located_in", "Dane County") in got, got
+
+
+def test_a_bands_player_is_its_member(ex: OfflineExtractor) -> None:
+    got = facts(ex, "Tomas Reyes is the lead guitarist for the band Quillfire.")
+    assert ("Tomas Reyes", "member_of", "Quillfire") in got, got
+    got = facts(ex, "Anna Bell is the drummer of Lantern Road.")
+    assert ("Anna Bell", "member_of", "Lantern Road") in got, got
+
+
+def test_the_person_a_player_accompanied_is_no_band(ex: OfflineExtractor) -> None:
+    got = facts(ex, "Leo Marsh was the pianist for John Smith.")
+    assert not any(r == "member_of" for _, r, _ in got), got
